@@ -1,0 +1,95 @@
+/* fpo_runtime.h: what generated programs and their callers share: field and domain
+ * descriptors, status codes and error messages, and the checks `open` makes. */
+#ifndef FPO_RUNTIME_H
+#define FPO_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum fpo_dtype { FPO_F32, FPO_F64, FPO_I32, FPO_BOOL } fpo_dtype;
+
+/* Axes a field has: FPO_IJK (3D), FPO_IJ (2D), FPO_K (1D). */
+typedef enum fpo_axes { FPO_IJK, FPO_IJ, FPO_K } fpo_axes;
+
+typedef enum fpo_status {
+    FPO_OK = 0,
+    FPO_EINVAL,   /* a bad argument (null pointer, negative size, ...) */
+    FPO_ESHAPE,   /* a field does not cover the points the program touches */
+    FPO_EDTYPE,   /* a field's dtype or axes differ from the program's parameter */
+    FPO_ENOMEM,   /* an allocation failed */
+    FPO_EMISMATCH /* the run does not match what was built */
+} fpo_status;
+
+typedef struct fpo_error {
+    fpo_status code;
+    char msg[512];
+} fpo_error;
+
+/* A field: `data` points at the element of index (lo[0], lo[1], lo[2]); the field covers
+ * indices [lo[d], hi[d]) on each axis d (I, J, K). Strides are in elements; stride[0] is 1.
+ * Axes a field lacks have lo = 0, hi = 1, stride = 0. Index 0 on I and J is the first point
+ * of the rank's compute domain, so a halo of width h gives lo = -h. */
+typedef struct fpo_field {
+    void *data;
+    fpo_dtype dtype;
+    fpo_axes axes;
+    int64_t lo[3], hi[3];
+    int64_t stride[3];
+} fpo_field;
+
+/* The rank's domain: compute-domain sizes, and where it sits on its tile (for regions). */
+typedef struct fpo_domain {
+    int nx, ny, nz;         /* local compute-domain sizes */
+    int i0, j0;             /* tile index of local point (0, 0) */
+    int tile_nx, tile_ny;   /* cells per tile edge */
+    int tile;               /* tile number 0..5 */
+} fpo_domain;
+
+/* A domain that is a whole tile: i0 = j0 = 0, tile_nx = nx, tile_ny = ny, tile 0. */
+fpo_domain fpo_domain_local(int nx, int ny, int nz);
+
+/* Describe a contiguous I-fastest array covering [lo, hi) on each axis; `data` is its first
+ * element. For FPO_IJ the K entries are ignored, for FPO_K the I and J entries. */
+fpo_field fpo_field_make(void *data, fpo_dtype dtype, fpo_axes axes,
+                         const int64_t lo[3], const int64_t hi[3]);
+
+/* Shorthands for fpo_field_make. */
+fpo_field fpo_field_3d(void *data, fpo_dtype dtype, int64_t ilo, int64_t ihi, int64_t jlo,
+                       int64_t jhi, int64_t klo, int64_t khi);
+fpo_field fpo_field_2d(void *data, fpo_dtype dtype, int64_t ilo, int64_t ihi, int64_t jlo,
+                       int64_t jhi);
+fpo_field fpo_field_1d(void *data, fpo_dtype dtype, int64_t klo, int64_t khi);
+
+/* Size in bytes of one element of `dtype`. */
+size_t fpo_dtype_size(fpo_dtype dtype);
+const char *fpo_dtype_name(fpo_dtype dtype);
+
+/* Set `err` (may be NULL) to `code` and a printf-formatted message; returns `code`. */
+fpo_status fpo_fail(fpo_error *err, fpo_status code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Check that `f` has `dtype` and `axes` and covers [need_lo, need_hi) on each of its axes.
+ * `name` is the parameter's name, used in the message. */
+fpo_status fpo_field_check(const fpo_field *f, const char *program, const char *name,
+                           fpo_dtype dtype, fpo_axes axes, const int64_t need_lo[3],
+                           const int64_t need_hi[3], fpo_error *err);
+
+/* Check a domain: sizes positive, position on the tile consistent. */
+fpo_status fpo_domain_check(const fpo_domain *d, const char *program, fpo_error *err);
+
+/* Allocate / free a zeroed, 64-byte aligned block of `bytes` (for temporaries). */
+void *fpo_alloc(size_t bytes);
+void fpo_free(void *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
