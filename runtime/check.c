@@ -1,0 +1,102 @@
+/* check.c: what a program's open checks: the domain, and each field's dtype, axes, layout
+ * and the index range it covers, against what the program touches. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "fpo_runtime.h"
+
+static const char *const axis_name[3] = {"i", "j", "k"};
+static const char *const axes_name[3] = {"3D (IJK)", "2D (IJ)", "1D (K)"};
+
+static int axes_valid(fpo_axes axes) { return axes == FPO_IJK || axes == FPO_IJ || axes == FPO_K; }
+
+/* Whether a field with `axes` has axis d (0 = I, 1 = J, 2 = K). */
+static int axes_has(fpo_axes axes, int d) { return d == 2 ? axes != FPO_IJ : axes != FPO_K; }
+
+/* The message for a field that misses part of [need_lo, need_hi) on axis d. */
+static fpo_status fail_cover(const fpo_field *f, const char *program, const char *name, int d,
+                             int64_t need_lo, int64_t need_hi, fpo_error *err) {
+    const char *ax = axis_name[d];
+    char hint[128];
+    if (d < 2 && need_lo < f->lo[d] && need_lo < 0)
+        snprintf(hint, sizeof hint, "allocate a halo of at least %" PRId64, -need_lo);
+    else
+        snprintf(hint, sizeof hint, "make it cover %s in [%" PRId64 ", %" PRId64 ")", ax,
+                 need_lo < f->lo[d] ? need_lo : f->lo[d], need_hi > f->hi[d] ? need_hi : f->hi[d]);
+    return fpo_fail(err, FPO_ESHAPE,
+                    "%s: field '%s' covers %s in [%" PRId64 ", %" PRId64 ") but the program "
+                    "touches %s in [%" PRId64 ", %" PRId64 "): %s",
+                    program, name, ax, f->lo[d], f->hi[d], ax, need_lo, need_hi, hint);
+}
+
+fpo_status fpo_field_check(const fpo_field *f, const char *program, const char *name,
+                           fpo_dtype dtype, fpo_axes axes, const int64_t need_lo[3],
+                           const int64_t need_hi[3], fpo_error *err) {
+    if (!f)
+        return fpo_fail(err, FPO_EINVAL, "%s: field '%s' has no descriptor (null pointer)",
+                        program, name);
+    if (!f->data)
+        return fpo_fail(err, FPO_EINVAL, "%s: field '%s' has no data (null pointer)", program,
+                        name);
+    if (f->dtype != dtype)
+        return fpo_fail(err, FPO_EDTYPE, "%s: field '%s' is %s but the program takes %s",
+                        program, name, fpo_dtype_name(f->dtype), fpo_dtype_name(dtype));
+    if (!axes_valid(f->axes))
+        return fpo_fail(err, FPO_EINVAL, "%s: field '%s' has invalid axes %d", program, name,
+                        (int)f->axes);
+    if (f->axes != axes)
+        return fpo_fail(err, FPO_EDTYPE, "%s: field '%s' is %s but the program takes a %s field",
+                        program, name, axes_name[f->axes], axes_name[axes]);
+    for (int d = 0; d < 3; d++) {
+        if (!axes_has(axes, d)) {
+            if (f->stride[d] != 0)
+                return fpo_fail(err, FPO_EINVAL,
+                                "%s: field '%s' is %s but has %s stride %" PRId64
+                                "; an axis the field lacks has stride 0",
+                                program, name, axes_name[axes], axis_name[d], f->stride[d]);
+            continue;
+        }
+        if (d == 0 && f->stride[0] != 1)
+            return fpo_fail(err, FPO_EINVAL,
+                            "%s: field '%s' has i stride %" PRId64
+                            "; fields must be contiguous in i (stride 1)",
+                            program, name, f->stride[0]);
+        if (f->stride[d] < 0)
+            return fpo_fail(err, FPO_EINVAL, "%s: field '%s' has negative %s stride %" PRId64,
+                            program, name, axis_name[d], f->stride[d]);
+        if (f->hi[d] < f->lo[d])
+            return fpo_fail(err, FPO_EINVAL,
+                            "%s: field '%s' has a reversed %s range [%" PRId64 ", %" PRId64 ")",
+                            program, name, axis_name[d], f->lo[d], f->hi[d]);
+        if (need_lo[d] >= need_hi[d])
+            continue; /* the program touches no point on this axis */
+        if (need_lo[d] < f->lo[d] || need_hi[d] > f->hi[d])
+            return fail_cover(f, program, name, d, need_lo[d], need_hi[d], err);
+    }
+    return FPO_OK;
+}
+
+fpo_status fpo_domain_check(const fpo_domain *d, const char *program, fpo_error *err) {
+    if (!d)
+        return fpo_fail(err, FPO_EINVAL, "%s: no domain (null pointer)", program);
+    const int size[3] = {d->nx, d->ny, d->nz};
+    const char *const size_name[3] = {"nx", "ny", "nz"};
+    for (int a = 0; a < 3; a++)
+        if (size[a] <= 0)
+            return fpo_fail(err, FPO_EINVAL, "%s: domain %s = %d; sizes must be positive",
+                            program, size_name[a], size[a]);
+    if (d->tile < 0 || d->tile > 5)
+        return fpo_fail(err, FPO_EINVAL, "%s: domain tile = %d; tiles are numbered 0 to 5",
+                        program, d->tile);
+    if (d->i0 < 0 || d->tile_nx - d->i0 < d->nx)
+        return fpo_fail(err, FPO_EINVAL,
+                        "%s: domain i0 = %d, nx = %d does not fit a tile of tile_nx = %d "
+                        "(need 0 <= i0 and i0 + nx <= tile_nx)",
+                        program, d->i0, d->nx, d->tile_nx);
+    if (d->j0 < 0 || d->tile_ny - d->j0 < d->ny)
+        return fpo_fail(err, FPO_EINVAL,
+                        "%s: domain j0 = %d, ny = %d does not fit a tile of tile_ny = %d "
+                        "(need 0 <= j0 and j0 + ny <= tile_ny)",
+                        program, d->j0, d->ny, d->tile_ny);
+    return FPO_OK;
+}

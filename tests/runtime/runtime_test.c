@@ -1,0 +1,178 @@
+/* runtime_test.c: checks fpo_runtime: field layouts, dtypes, the open-time checks and their
+ * messages, domains, aligned allocation and error formatting. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fpo_runtime.h"
+
+static int failures;
+
+#define CHECK(cond)                                                                            \
+    do {                                                                                       \
+        if (!(cond)) {                                                                         \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);           \
+            failures++;                                                                        \
+        }                                                                                      \
+    } while (0)
+
+/* Check status and exact message of a failed check. */
+static void expect(fpo_status got, const fpo_error *err, fpo_status code, const char *msg,
+                   int line) {
+    if (got != code || err->code != code || strcmp(err->msg, msg) != 0) {
+        fprintf(stderr, "%s:%d: expected status %d \"%s\"\n  got status %d \"%s\"\n", __FILE__,
+                line, (int)code, msg, (int)got, err->msg);
+        failures++;
+    }
+}
+#define EXPECT(got, code, msg) expect((got), &err, (code), (msg), __LINE__)
+
+static void test_layout(void) {
+    double buf[1];
+    fpo_field f = fpo_field_3d(buf, FPO_F64, -2, 10, -2, 7, 0, 4);
+    CHECK(f.axes == FPO_IJK && f.dtype == FPO_F64 && f.data == buf);
+    CHECK(f.lo[0] == -2 && f.hi[0] == 10 && f.lo[1] == -2 && f.hi[1] == 7);
+    CHECK(f.lo[2] == 0 && f.hi[2] == 4);
+    CHECK(f.stride[0] == 1 && f.stride[1] == 12 && f.stride[2] == 12 * 9);
+
+    fpo_field g = fpo_field_2d(buf, FPO_F32, -1, 5, 0, 3);
+    CHECK(g.axes == FPO_IJ && g.stride[0] == 1 && g.stride[1] == 6 && g.stride[2] == 0);
+    CHECK(g.lo[2] == 0 && g.hi[2] == 1);
+
+    fpo_field h = fpo_field_1d(buf, FPO_I32, 0, 11);
+    CHECK(h.axes == FPO_K && h.stride[0] == 0 && h.stride[1] == 0 && h.stride[2] == 1);
+    CHECK(h.lo[0] == 0 && h.hi[0] == 1 && h.lo[1] == 0 && h.hi[1] == 1);
+    CHECK(h.lo[2] == 0 && h.hi[2] == 11);
+
+    CHECK(fpo_dtype_size(FPO_F32) == 4 && fpo_dtype_size(FPO_F64) == 8);
+    CHECK(fpo_dtype_size(FPO_I32) == 4 && fpo_dtype_size(FPO_BOOL) == sizeof(_Bool));
+    CHECK(strcmp(fpo_dtype_name(FPO_F32), "f32") == 0);
+    CHECK(strcmp(fpo_dtype_name(FPO_BOOL), "bool") == 0);
+}
+
+static void test_field_check(void) {
+    double buf[1];
+    fpo_error err = {0};
+    fpo_field q = fpo_field_3d(buf, FPO_F64, -1, 25, -1, 25, 0, 10);
+    const int64_t in_lo[3] = {-1, -1, 0}, in_hi[3] = {25, 25, 10};
+    const int64_t halo2_lo[3] = {-2, 0, 0}, halo2_hi[3] = {26, 24, 10};
+    const int64_t stag_lo[3] = {0, 0, 0}, stag_hi[3] = {26, 24, 10};
+    const int64_t klev_lo[3] = {0, 0, 0}, klev_hi[3] = {24, 24, 11};
+
+    CHECK(fpo_field_check(&q, "step", "q", FPO_F64, FPO_IJK, in_lo, in_hi, &err) == FPO_OK);
+    CHECK(fpo_field_check(&q, "step", "q", FPO_F64, FPO_IJK, in_lo, in_hi, NULL) == FPO_OK);
+    EXPECT(fpo_field_check(&q, "step", "q", FPO_F64, FPO_IJK, halo2_lo, halo2_hi, &err),
+           FPO_ESHAPE,
+           "step: field 'q' covers i in [-1, 25) but the program touches i in [-2, 26): "
+           "allocate a halo of at least 2");
+    EXPECT(fpo_field_check(&q, "step", "q", FPO_F64, FPO_IJK, stag_lo, stag_hi, &err),
+           FPO_ESHAPE,
+           "step: field 'q' covers i in [-1, 25) but the program touches i in [0, 26): "
+           "make it cover i in [-1, 26)");
+    EXPECT(fpo_field_check(&q, "step", "q", FPO_F64, FPO_IJK, klev_lo, klev_hi, &err),
+           FPO_ESHAPE,
+           "step: field 'q' covers k in [0, 10) but the program touches k in [0, 11): "
+           "make it cover k in [0, 11)");
+    /* Without an error record the status still comes back. */
+    CHECK(fpo_field_check(&q, "step", "q", FPO_F64, FPO_IJK, halo2_lo, halo2_hi, NULL) ==
+          FPO_ESHAPE);
+
+    EXPECT(fpo_field_check(&q, "step", "q", FPO_F32, FPO_IJK, in_lo, in_hi, &err), FPO_EDTYPE,
+           "step: field 'q' is f64 but the program takes f32");
+    EXPECT(fpo_field_check(&q, "step", "q", FPO_F64, FPO_IJ, in_lo, in_hi, &err), FPO_EDTYPE,
+           "step: field 'q' is 3D (IJK) but the program takes a 2D (IJ) field");
+    EXPECT(fpo_field_check(NULL, "step", "q", FPO_F64, FPO_IJK, in_lo, in_hi, &err),
+           FPO_EINVAL, "step: field 'q' has no descriptor (null pointer)");
+
+    fpo_field nodata = q;
+    nodata.data = NULL;
+    EXPECT(fpo_field_check(&nodata, "step", "q", FPO_F64, FPO_IJK, in_lo, in_hi, &err),
+           FPO_EINVAL, "step: field 'q' has no data (null pointer)");
+
+    fpo_field strided = q;
+    strided.stride[0] = 2;
+    EXPECT(fpo_field_check(&strided, "step", "q", FPO_F64, FPO_IJK, in_lo, in_hi, &err),
+           FPO_EINVAL, "step: field 'q' has i stride 2; fields must be contiguous in i (stride 1)");
+
+    fpo_field reversed = q;
+    reversed.hi[1] = -3;
+    EXPECT(fpo_field_check(&reversed, "step", "q", FPO_F64, FPO_IJK, in_lo, in_hi, &err),
+           FPO_EINVAL, "step: field 'q' has a reversed j range [-1, -3)");
+
+    /* A 2D field: K is ignored, but its K stride must be 0. */
+    fpo_field s = fpo_field_2d(buf, FPO_F32, 0, 8, 0, 8);
+    const int64_t s_lo[3] = {0, 0, 0}, s_hi[3] = {8, 8, 40};
+    CHECK(fpo_field_check(&s, "p", "s", FPO_F32, FPO_IJ, s_lo, s_hi, &err) == FPO_OK);
+    s.stride[2] = 64;
+    EXPECT(fpo_field_check(&s, "p", "s", FPO_F32, FPO_IJ, s_lo, s_hi, &err), FPO_EINVAL,
+           "p: field 's' is 2D (IJ) but has k stride 64; an axis the field lacks has stride 0");
+
+    /* A 1D field: only K counts; an empty range on an axis asks for nothing. */
+    fpo_field k = fpo_field_1d(buf, FPO_I32, 0, 5);
+    const int64_t k_lo[3] = {-3, -3, 0}, k_hi[3] = {30, 30, 5};
+    const int64_t none_lo[3] = {0, 0, 7}, none_hi[3] = {0, 0, 7};
+    CHECK(fpo_field_check(&k, "p", "k", FPO_I32, FPO_K, k_lo, k_hi, &err) == FPO_OK);
+    CHECK(fpo_field_check(&k, "p", "k", FPO_I32, FPO_K, none_lo, none_hi, &err) == FPO_OK);
+}
+
+static void test_domain(void) {
+    fpo_error err = {0};
+    fpo_domain d = fpo_domain_local(24, 12, 5);
+    CHECK(d.nx == 24 && d.ny == 12 && d.nz == 5 && d.i0 == 0 && d.j0 == 0);
+    CHECK(d.tile_nx == 24 && d.tile_ny == 12 && d.tile == 0);
+    CHECK(fpo_domain_check(&d, "step", &err) == FPO_OK);
+
+    fpo_domain bad = d;
+    bad.ny = 0;
+    EXPECT(fpo_domain_check(&bad, "step", &err), FPO_EINVAL,
+           "step: domain ny = 0; sizes must be positive");
+    bad = d;
+    bad.tile = 6;
+    EXPECT(fpo_domain_check(&bad, "step", &err), FPO_EINVAL,
+           "step: domain tile = 6; tiles are numbered 0 to 5");
+    bad = d;
+    bad.i0 = 12;
+    EXPECT(fpo_domain_check(&bad, "step", &err), FPO_EINVAL,
+           "step: domain i0 = 12, nx = 24 does not fit a tile of tile_nx = 24 "
+           "(need 0 <= i0 and i0 + nx <= tile_nx)");
+    fpo_domain sub = {.nx = 12, .ny = 12, .nz = 5, .i0 = 12, .j0 = 0, .tile_nx = 24,
+                      .tile_ny = 24, .tile = 5};
+    CHECK(fpo_domain_check(&sub, "step", &err) == FPO_OK);
+    EXPECT(fpo_domain_check(NULL, "step", &err), FPO_EINVAL, "step: no domain (null pointer)");
+}
+
+static void test_alloc_and_fail(void) {
+    size_t sizes[] = {0, 1, 63, 64, 1000};
+    for (size_t n = 0; n < sizeof sizes / sizeof sizes[0]; n++) {
+        unsigned char *p = fpo_alloc(sizes[n]);
+        CHECK(p != NULL && (uintptr_t)p % 64 == 0);
+        int zero = 1;
+        for (size_t b = 0; p && b < sizes[n]; b++)
+            zero &= p[b] == 0;
+        CHECK(zero);
+        fpo_free(p);
+    }
+    CHECK(fpo_alloc(SIZE_MAX) == NULL);
+    fpo_free(NULL);
+
+    fpo_error err;
+    char big[600];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    CHECK(fpo_fail(&err, FPO_ENOMEM, "%s", big) == FPO_ENOMEM);
+    CHECK(err.code == FPO_ENOMEM && strlen(err.msg) == sizeof err.msg - 1);
+    CHECK(fpo_fail(NULL, FPO_EMISMATCH, "ignored %d", 1) == FPO_EMISMATCH);
+}
+
+int main(void) {
+    test_layout();
+    test_field_check();
+    test_domain();
+    test_alloc_and_fail();
+    if (failures) {
+        fprintf(stderr, "runtime_test: %d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("runtime_test: all checks passed\n");
+    return 0;
+}
