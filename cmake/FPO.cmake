@@ -1,0 +1,167 @@
+# FPO.cmake: fpo_add_program(), which plans a program's outputs with fpo-gen at configure
+# time and generates and compiles them at build time. Works in-tree and from an installed FPO.
+include_guard(GLOBAL)
+cmake_policy(PUSH)
+cmake_policy(VERSION 3.20...3.25)   # CMP0116: Ninja rewrites DEPFILE paths for us
+
+# In-tree, the generator is a target of this build; it also gets the FPO:: name, and its path
+# is written out so a bootstrap build of this project (below) can tell where it put it.
+if(TARGET fpo-gen AND NOT TARGET FPO::fpo-gen)
+  add_executable(FPO::fpo-gen ALIAS fpo-gen)
+  file(GENERATE OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/fpo-gen-location.txt"
+       CONTENT "$<TARGET_FILE:fpo-gen>")
+  set_property(GLOBAL PROPERTY _FPO_SOURCE_DIR "${CMAKE_CURRENT_LIST_DIR}/..")
+  set_property(GLOBAL PROPERTY _FPO_BINARY_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+endif()
+
+# Set `out` to a generator that can run now, at configure time. Installed, that is the imported
+# FPO::fpo-gen. In-tree, the fpo-gen target is not built yet, so FPO's own sources are built
+# once into _fpo_bootstrap (generator only) and kept up to date on each configure.
+function(_fpo_plan_generator out)
+  if(NOT TARGET FPO::fpo-gen)
+    message(FATAL_ERROR "FPO: no fpo-gen: use find_package(FPO) or add FPO with add_subdirectory")
+  endif()
+  get_target_property(imported FPO::fpo-gen IMPORTED)
+  if(imported)
+    get_target_property(exe FPO::fpo-gen LOCATION)
+    set(${out} "${exe}" PARENT_SCOPE)
+    return()
+  endif()
+  get_property(exe GLOBAL PROPERTY _FPO_BOOTSTRAP_GENERATOR)
+  if(exe)
+    set(${out} "${exe}" PARENT_SCOPE)
+    return()
+  endif()
+  get_property(source_dir GLOBAL PROPERTY _FPO_SOURCE_DIR)
+  get_property(binary_dir GLOBAL PROPERTY _FPO_BINARY_DIR)
+  set(dir "${binary_dir}/_fpo_bootstrap")
+  if(NOT EXISTS "${dir}/CMakeCache.txt")
+    message(STATUS "FPO: bootstrapping fpo-gen in ${dir}")
+    execute_process(
+      COMMAND "${CMAKE_COMMAND}" -S "${source_dir}" -B "${dir}" -G "${CMAKE_GENERATOR}"
+              "-DCMAKE_MAKE_PROGRAM=${CMAKE_MAKE_PROGRAM}" "-DCMAKE_C_COMPILER=${CMAKE_C_COMPILER}"
+              -DCMAKE_BUILD_TYPE=Release -DFPO_BUILD_TESTS=OFF -DFPO_BUILD_EXAMPLE=OFF
+              -DFPO_ENABLE_MPI=OFF
+      RESULT_VARIABLE rc OUTPUT_VARIABLE log ERROR_VARIABLE log)
+    if(rc)
+      file(REMOVE "${dir}/CMakeCache.txt")
+      message(FATAL_ERROR "FPO: configuring the bootstrap fpo-gen failed:\n${log}")
+    endif()
+  endif()
+  execute_process(COMMAND "${CMAKE_COMMAND}" --build "${dir}" --target fpo-gen
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE log ERROR_VARIABLE log)
+  if(rc)
+    message(FATAL_ERROR "FPO: building the bootstrap fpo-gen failed:\n${log}")
+  endif()
+  file(READ "${dir}/fpo-gen-location.txt" exe)
+  set_property(GLOBAL PROPERTY _FPO_BOOTSTRAP_GENERATOR "${exe}")
+  set(${out} "${exe}" PARENT_SCOPE)
+endfunction()
+
+#[=======================================================================[
+fpo_add_program(<name> SOURCES <file.fpo>... [PROGRAM <program>] [DEFINES <NAME=VALUE>...]
+                [BACKENDS c] [OUTPUT_DIR <dir>])
+
+Creates the static library target <name> from the program <program> (default: the only
+program in the sources) of the .fpo files SOURCES, with the generated header on its include
+path. See docs/cmake.md.
+#]=======================================================================]
+function(fpo_add_program name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "PROGRAM;OUTPUT_DIR" "SOURCES;DEFINES;BACKENDS")
+  set(where "fpo_add_program(${name})")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "${where}: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT arg_SOURCES)
+    message(FATAL_ERROR "${where}: SOURCES is required (the .fpo files)")
+  endif()
+  if(NOT arg_BACKENDS)
+    set(arg_BACKENDS c)
+  endif()
+  foreach(backend IN LISTS arg_BACKENDS)
+    if(NOT backend STREQUAL "c")
+      message(FATAL_ERROR "${where}: unknown back end '${backend}' (known: c)")
+    endif()
+  endforeach()
+  if(NOT arg_OUTPUT_DIR)
+    set(arg_OUTPUT_DIR "${CMAKE_CURRENT_BINARY_DIR}/fpo/${name}")
+  endif()
+  cmake_path(ABSOLUTE_PATH arg_OUTPUT_DIR BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}"
+             NORMALIZE OUTPUT_VARIABLE outdir)
+
+  set(sources "")
+  foreach(src IN LISTS arg_SOURCES)
+    cmake_path(ABSOLUTE_PATH src BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE)
+    if(NOT EXISTS "${src}")
+      message(FATAL_ERROR "${where}: source ${src} does not exist")
+    endif()
+    list(APPEND sources "${src}")
+  endforeach()
+
+  # The arguments the plan and the build share; each define is one argument, spaces and all.
+  set(args -o "${outdir}")
+  if(arg_PROGRAM)
+    list(APPEND args -p "${arg_PROGRAM}")
+  endif()
+  foreach(def IN LISTS arg_DEFINES)
+    if(NOT def MATCHES "^[A-Za-z_][A-Za-z0-9_]*=")
+      message(FATAL_ERROR "${where}: DEFINES entry '${def}' is not NAME=VALUE")
+    endif()
+    list(APPEND args -D "${def}")
+  endforeach()
+  foreach(backend IN LISTS arg_BACKENDS)
+    list(APPEND args --backend "${backend}")
+  endforeach()
+
+  # Configure time: ask the generator what it will write and which files it reads.
+  _fpo_plan_generator(plan_gen)
+  set(plan "${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${name}.fpo-plan.cmake")
+  file(MAKE_DIRECTORY "${outdir}")
+  execute_process(COMMAND "${plan_gen}" ${args} --plan "${plan}" ${sources}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE log ERROR_VARIABLE log)
+  if(rc)
+    message(FATAL_ERROR "${where}: fpo-gen failed:\n${log}")
+  endif()
+  _fpo_read_plan("${plan}" outputs inputs)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${sources} ${inputs})
+
+  # Build time: generate with the real generator target, so a rebuilt generator regenerates;
+  # the depfile adds every imported file as a dependency.
+  get_target_property(gen FPO::fpo-gen ALIASED_TARGET)
+  if(NOT gen)
+    set(gen FPO::fpo-gen)
+  endif()
+  set(depfile "${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${name}.fpo.d")
+  add_custom_command(
+    OUTPUT ${outputs}
+    COMMAND ${gen} ${args} --depfile "${depfile}" ${sources}
+    DEPENDS ${gen} ${sources}
+    DEPFILE "${depfile}"
+    COMMENT "fpo-gen: generating program ${name}"
+    VERBATIM)
+
+  add_library(${name} STATIC ${outputs})
+  target_include_directories(${name} PUBLIC "${outdir}")
+  target_link_libraries(${name} PUBLIC FPO::runtime)
+  find_package(OpenMP QUIET COMPONENTS C)
+  if(OpenMP_C_FOUND)
+    target_link_libraries(${name} PUBLIC OpenMP::OpenMP_C)
+  endif()
+  find_library(FPO_LIBM m)
+  mark_as_advanced(FPO_LIBM)
+  if(FPO_LIBM)
+    target_link_libraries(${name} PUBLIC "${FPO_LIBM}")
+  endif()
+endfunction()
+
+# Read the plan fpo-gen wrote: the files it will write (`outputs`) and read (`inputs`).
+function(_fpo_read_plan plan outputs inputs)
+  include("${plan}")
+  if(NOT FPO_PLAN_OUTPUTS)
+    message(FATAL_ERROR "fpo-gen wrote no outputs in its plan ${plan}")
+  endif()
+  set(${outputs} "${FPO_PLAN_OUTPUTS}" PARENT_SCOPE)
+  set(${inputs} "${FPO_PLAN_INPUTS}" PARENT_SCOPE)
+endfunction()
+
+cmake_policy(POP)
