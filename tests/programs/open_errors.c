@@ -1,0 +1,132 @@
+/* open_errors.c: open must refuse fields that do not fit the program (too small a halo, a
+ * missing interface point, a short K range, the wrong dtype, the wrong axes, no data) and a
+ * bad domain, with the right status and a message naming the field; and accept good ones. */
+#include <stdio.h>
+#include <string.h>
+
+#include "reach.h"
+#include "testgrid.h"
+
+enum { NX = 13, NY = 7, NZ = 5, H = 3 };
+
+/* Good fields for every parameter. */
+typedef struct arrays { tg_array qsrc, twod, col, dst, stag; } arrays;
+
+static reach_fields good_fields(const arrays *a) {
+    return (reach_fields){.qsrc = tg_field(&a->qsrc), .twod = tg_field(&a->twod),
+                          .col = tg_field(&a->col), .dst = tg_field(&a->dst),
+                          .stag = tg_field(&a->stag)};
+}
+
+/* Open with `f` and `dom`; expect `want` and, unless NULL, `name` in the message. */
+static int expect(const char *what, const reach_fields *f, const fpo_domain *dom,
+                  fpo_status want, const char *name) {
+    fpo_error err = {0};
+    reach *p = NULL;
+    fpo_status st = reach_open(&p, dom, f, &err);
+    if (st == FPO_OK) reach_close(p);
+    if (st != want) {
+        fprintf(stderr, "FAIL %s: status %d, want %d (message: %s)\n", what, (int)st,
+                (int)want, err.msg);
+        return 1;
+    }
+    if (want != FPO_OK && (err.code != want || err.msg[0] == 0)) {
+        fprintf(stderr, "FAIL %s: err.code %d, want %d; message '%s'\n", what, (int)err.code,
+                (int)want, err.msg);
+        return 1;
+    }
+    if (name && !strstr(err.msg, name)) {
+        fprintf(stderr, "FAIL %s: message does not name '%s': %s\n", what, name, err.msg);
+        return 1;
+    }
+    printf("%-40s -> %d %s\n", what, (int)st, err.msg);
+    return 0;
+}
+
+int main(void) {
+    arrays a = {.qsrc = tg_new3(FPO_F64, H, NX, NY, NZ), .twod = tg_new2(FPO_F64, H, NX, NY),
+                .col = tg_new1(FPO_F32, NZ), .dst = tg_new3(FPO_F64, H, NX, NY, NZ),
+                .stag = tg_new(FPO_F64, FPO_IJK, -H, NX + 1 + H, -H, NY + H, 0, NZ)};
+    fpo_domain dom = fpo_domain_local(NX, NY, NZ);
+    int bad = 0;
+
+    reach_fields f = good_fields(&a);
+    bad += expect("good fields", &f, &dom, FPO_OK, NULL);
+
+    /* qsrc is read at i - 2 and j + 2; a halo of 1 is too small. */
+    tg_array q1 = tg_new3(FPO_F64, 1, NX, NY, NZ);
+    f = good_fields(&a);
+    f.qsrc = tg_field(&q1);
+    bad += expect("qsrc with a halo of 1", &f, &dom, FPO_ESHAPE, "qsrc");
+
+    /* qsrc is touched on i in [-2, nx + 1) (edge reads i - 1 up to nx) and j in [0, ny + 2). */
+    tg_array q2 = tg_new(FPO_F64, FPO_IJK, -2, NX + 1, 0, NY + 2, 0, NZ);
+    f = good_fields(&a);
+    f.qsrc = tg_field(&q2);
+    bad += expect("qsrc with exactly the halo it needs", &f, &dom, FPO_OK, NULL);
+
+    tg_array q3 = tg_new(FPO_F64, FPO_IJK, -2, NX + 1, 0, NY + 1, 0, NZ);
+    f = good_fields(&a);
+    f.qsrc = tg_field(&q3);
+    bad += expect("qsrc one short at j = ny + 1", &f, &dom, FPO_ESHAPE, "qsrc");
+
+    /* stag is written on i in [0, nx + 1). */
+    tg_array s1 = tg_new3(FPO_F64, 0, NX, NY, NZ);
+    f = good_fields(&a);
+    f.stag = tg_field(&s1);
+    bad += expect("stag without the interface point", &f, &dom, FPO_ESHAPE, "stag");
+
+    tg_array c1 = tg_new1(FPO_F32, NZ - 1);
+    f = good_fields(&a);
+    f.col = tg_field(&c1);
+    bad += expect("col with nz - 1 levels", &f, &dom, FPO_ESHAPE, "col");
+
+    tg_array q4 = tg_new3(FPO_F32, H, NX, NY, NZ);
+    f = good_fields(&a);
+    f.qsrc = tg_field(&q4);
+    bad += expect("qsrc as f32", &f, &dom, FPO_EDTYPE, "qsrc");
+
+    tg_array c2 = tg_new1(FPO_F64, NZ);
+    f = good_fields(&a);
+    f.col = tg_field(&c2);
+    bad += expect("col as f64", &f, &dom, FPO_EDTYPE, "col");
+
+    tg_array t1 = tg_new2(FPO_BOOL, H, NX, NY);
+    f = good_fields(&a);
+    f.twod = tg_field(&t1);
+    bad += expect("twod as bool", &f, &dom, FPO_EDTYPE, "twod");
+
+    tg_array d1 = tg_new2(FPO_F64, H, NX, NY);
+    f = good_fields(&a);
+    f.dst = tg_field(&d1);
+    bad += expect("dst as 2D (IJ)", &f, &dom, FPO_EDTYPE, "dst");
+
+    tg_array t2 = tg_new3(FPO_F64, H, NX, NY, NZ);
+    f = good_fields(&a);
+    f.twod = tg_field(&t2);
+    bad += expect("twod as 3D", &f, &dom, FPO_EDTYPE, "twod");
+
+    tg_array c3 = tg_new3(FPO_F32, H, NX, NY, NZ);
+    f = good_fields(&a);
+    f.col = tg_field(&c3);
+    bad += expect("col as 3D", &f, &dom, FPO_EDTYPE, "col");
+
+    f = good_fields(&a);
+    f.dst.data = NULL;
+    bad += expect("dst without data", &f, &dom, FPO_EINVAL, "dst");
+
+    f = good_fields(&a);
+    fpo_domain empty = fpo_domain_local(0, NY, NZ);
+    bad += expect("domain with nx = 0", &f, &empty, FPO_EINVAL, "nx");
+
+    /* A domain 4 points wider makes qsrc's halo of 3 too small. */
+    fpo_domain big = fpo_domain_local(NX + 4, NY, NZ);
+    bad += expect("domain larger than the fields", &f, &big, FPO_ESHAPE, NULL);
+
+    if (bad) {
+        fprintf(stderr, "open_errors: %d cases failed\n", bad);
+        return 1;
+    }
+    printf("open_errors: ok\n");
+    return 0;
+}

@@ -1,0 +1,105 @@
+/* programs.c: runs the program `features` of programs.fpo (domains, staggered and halo
+ * points, for / if on scalars, program scalars and temporaries, a flattened program call)
+ * for three sets of scalars, and replays each call as a C loop nest over its domain. */
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "features.h"
+#include "testgrid.h"
+
+enum { NX = 13, NY = 7, NZ = 5, H = 3 };
+
+/* A call's domain: [i0, i1) x [j0, j1) x [0, NZ). */
+typedef struct box { int i0, i1, j0, j1; } box;
+static const box whole = {0, NX, 0, NY};
+
+#define FOR_BOX(b)                                                                            \
+    for (int k = 0; k < NZ; k++)                                                              \
+        for (int j = (b).j0; j < (b).j1; j++)                                                 \
+            for (int i = (b).i0; i < (b).i1; i++)
+#define A(a, di, dj) TG_F64(a, i + (di), j + (dj), k)
+
+static void copy(const tg_array *src, tg_array *dst, box b) { FOR_BOX(b) A(dst, 0, 0) = A(src, 0, 0); }
+static void axpy(const tg_array *x, tg_array *y, double a, box b) {
+    FOR_BOX(b) A(y, 0, 0) = A(y, 0, 0) + a * A(x, 0, 0);
+}
+static void smooth(const tg_array *q, tg_array *out, double w, box b) {
+    FOR_BOX(b)
+    A(out, 0, 0) = A(q, 0, 0) + w * (A(q, -1, 0) + A(q, 1, 0) + A(q, 0, -1) + A(q, 0, 1) -
+                                     4.0 * A(q, 0, 0));
+}
+static void xflux(const tg_array *q, tg_array *f, box b) {
+    FOR_BOX(b) A(f, 0, 0) = 0.5 * (A(q, -1, 0) + A(q, 0, 0));
+}
+static void ymean(const tg_array *q, tg_array *g, box b) {
+    FOR_BOX(b) A(g, 0, 0) = A(q, 0, -1) - A(q, 0, 0);
+}
+static void pair(const tg_array *q, tg_array *out, box b) {
+    FOR_BOX(b) A(out, 0, 0) = A(q, -1, 0) * 10.0 + A(q, 1, 0) + A(q, 0, 1) * 0.5;
+}
+
+/* The program, call by call. */
+static void features_ref(const tg_array *q, tg_array *fx, tg_array *gy, tg_array *out,
+                         tg_array *hal, tg_array *acc, tg_array *work, tg_array *t, double dt,
+                         int32_t n, bool flag) {
+    double half = 0.5 * dt;
+    copy(q, work, (box){-2, NX + 2, -2, NY + 2});
+    for (int32_t s = 0; s < n; s++) {
+        smooth(work, out, half, (box){-1, NX + 1, -1, NY + 1});
+        copy(out, work, (box){-1, NX + 1, -1, NY + 1});
+        axpy(q, acc, (double)s * half, whole);
+    }
+    xflux(work, fx, (box){0, NX + 1, 0, NY});
+    ymean(work, gy, (box){0, NX, 0, NY + 1});
+    pair(q, hal, (box){-1, NX + 1, 1, NY - 1});
+    if (flag) axpy(q, acc, 100.0, whole);
+    else if (dt > 1.0) axpy(q, acc, -1.0, whole);
+    copy(work, t, whole); /* inner(work, acc, half) */
+    axpy(t, acc, half * 2.0, whole);
+}
+
+int main(void) {
+    tg_array q = tg_new3(FPO_F64, H, NX, NY, NZ);
+    tg_fill(&q, tg_wave);
+    tg_array fx = tg_new(FPO_F64, FPO_IJK, -H, NX + 1 + H, -H, NY + H, 0, NZ);
+    tg_array gy = tg_new(FPO_F64, FPO_IJK, -H, NX + H, -H, NY + 1 + H, 0, NZ);
+    tg_array out = tg_new3(FPO_F64, H, NX, NY, NZ), hal = tg_new3(FPO_F64, H, NX, NY, NZ),
+             acc = tg_new3(FPO_F64, H, NX, NY, NZ);
+    tg_array *outs[5] = {&fx, &gy, &out, &hal, &acc};
+    tg_array ref[5];
+    for (int m = 0; m < 5; m++) {
+        tg_fill(outs[m], tg_junk);
+        ref[m] = tg_clone(outs[m]);
+    }
+    tg_array work = tg_new3(FPO_F64, H, NX, NY, NZ), t = tg_new3(FPO_F64, H, NX, NY, NZ);
+
+    features_fields f = {.q = tg_field(&q), .fx = tg_field(&fx), .gy = tg_field(&gy),
+                         .out = tg_field(&out), .hal = tg_field(&hal), .acc = tg_field(&acc)};
+    fpo_domain dom = fpo_domain_local(NX, NY, NZ);
+    fpo_error err;
+    features *p;
+    tg_ok(features_open(&p, &dom, &f, &err), &err, "features_open");
+    static const struct { double dt; int32_t n; bool flag; } runs[3] = {
+        {0.1, 3, true}, {1.5, 2, false}, {2.0, 0, false}};
+    static const char *names[5] = {"fx (domain i: 0 .. nx + 1)", "gy (domain j: 0 .. ny + 1)",
+                                   "out (halo points, for loop)",
+                                   "hal (i: -1 .. nx + 1, j: 1 .. ny - 1)",
+                                   "acc (for, if, inner program)"};
+    int bad = 0;
+    for (int r = 0; r < 3; r++) {
+        features_ref(&q, &ref[0], &ref[1], &ref[2], &ref[3], &ref[4], &work, &t, runs[r].dt,
+                     runs[r].n, runs[r].flag);
+        tg_ok(features_run(p, runs[r].dt, runs[r].n, runs[r].flag, &err), &err,
+              "features_run");
+        for (int m = 0; m < 5; m++) {
+            char what[160];
+            snprintf(what, sizeof what, "run %d (dt=%g n=%d flag=%d): %s", r, runs[r].dt,
+                     runs[r].n, runs[r].flag, names[m]);
+            bad += tg_compare(what, outs[m], &ref[m], 0);
+        }
+    }
+    features_close(p);
+    if (bad) return 1;
+    printf("features: ok\n");
+    return 0;
+}

@@ -1,0 +1,79 @@
+/* repeat.c: runs repeat.fpo many times: every run gives bit-identical results, and run
+ * allocates nothing. Allocations made by the program's code and the runtime (both static) are
+ * counted through the linker's --wrap; open must show some, so the count is known to work. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "repeat.h"
+#include "testgrid.h"
+
+enum { NX = 13, NY = 7, NZ = 5, H = 3, RUNS = 50 };
+
+static int counting, allocs;
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t m, size_t n);
+void *__real_realloc(void *p, size_t n);
+void *__real_aligned_alloc(size_t a, size_t n);
+int __real_posix_memalign(void **p, size_t a, size_t n);
+void *__wrap_malloc(size_t n) { allocs += counting; return __real_malloc(n); }
+void *__wrap_calloc(size_t m, size_t n) { allocs += counting; return __real_calloc(m, n); }
+void *__wrap_realloc(void *p, size_t n) { allocs += counting; return __real_realloc(p, n); }
+void *__wrap_aligned_alloc(size_t a, size_t n) {
+    allocs += counting;
+    return __real_aligned_alloc(a, n);
+}
+int __wrap_posix_memalign(void **p, size_t a, size_t n) {
+    allocs += counting;
+    return __real_posix_memalign(p, a, n);
+}
+
+int main(void) {
+    tg_array q = tg_new3(FPO_F64, H, NX, NY, NZ), out = tg_new3(FPO_F64, H, NX, NY, NZ);
+    tg_fill(&q, tg_wave);
+    tg_fill(&out, tg_junk);
+    tg_array junk = tg_clone(&out), first = tg_clone(&out);
+    repeat_fields f = {.q = tg_field(&q), .out = tg_field(&out)};
+    fpo_domain dom = fpo_domain_local(NX, NY, NZ);
+    fpo_error err;
+    repeat *p;
+    counting = 1;
+    tg_ok(repeat_open(&p, &dom, &f, &err), &err, "repeat_open");
+    counting = 0;
+    int open_allocs = allocs;
+    allocs = 0;
+    int bad = 0;
+    for (int r = 0; r < RUNS; r++) {
+        memcpy(out.mem, junk.mem, (size_t)(NX + 2 * H) * (NY + 2 * H) * NZ * sizeof(double));
+        counting = 1;
+        tg_ok(repeat_run(p, 0.05, 4, &err), &err, "repeat_run");
+        counting = 0;
+        if (r == 0) {
+            memcpy(first.mem, out.mem, (size_t)(NX + 2 * H) * (NY + 2 * H) * NZ * sizeof(double));
+            for (int k = 0; k < NZ; k++)
+                for (int j = 0; j < NY; j++)
+                    for (int i = 0; i < NX; i++)
+                        if (TG_F64(&out, i, j, k) == TG_F64(&junk, i, j, k)) {
+                            fprintf(stderr, "FAIL run 0 left (%d, %d, %d) unwritten\n", i, j, k);
+                            return 1;
+                        }
+        } else if (tg_compare("out, against run 0", &out, &first, 0)) {
+            fprintf(stderr, "FAIL run %d differs from run 0\n", r);
+            bad++;
+            break;
+        }
+    }
+    repeat_close(p);
+    printf("repeat: %d runs; open made %d allocations, the runs %d\n", RUNS, open_allocs,
+           allocs);
+    if (open_allocs == 0) {
+        fprintf(stderr, "FAIL open made no allocation seen by --wrap: the count proves nothing\n");
+        bad++;
+    }
+    if (allocs != 0) {
+        fprintf(stderr, "FAIL run allocated %d times\n", allocs);
+        bad++;
+    }
+    return bad ? 1 : 0;
+}
