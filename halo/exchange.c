@@ -1,0 +1,205 @@
+/* exchange.c: takes a built plan, gives its MPI side: buffers, persistent requests, and the
+ * start / finish / blocking exchange with host packing (device packing is pack_cuda.cu). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "halo_internal.h"
+
+fpo_halo_status hx_plan_comm(fpo_halo_plan *p, const fpo_halo_decomp *d, fpo_halo_error *err)
+{
+    void *sbuf, *rbuf;
+    fpo_halo_status st;
+    if (MPI_Comm_dup(d->comm, &p->comm) != MPI_SUCCESS) {
+        p->comm = MPI_COMM_NULL;
+        return hx_fail(err, FPO_HALO_EMPI, "rank %d: MPI_Comm_dup for a halo plan failed",
+                       p->rank);
+    }
+    MPI_Comm_set_errhandler(p->comm, MPI_ERRORS_RETURN);
+    p->sbuf = malloc(p->sbytes ? p->sbytes : 1);
+    p->rbuf = malloc(p->rbytes ? p->rbytes : 1);
+    p->req = malloc((size_t)(2 * p->npeers + 1) * sizeof *p->req);
+    if (!p->sbuf || !p->rbuf || !p->req)
+        return hx_fail(err, FPO_HALO_ENOMEM, "rank %d: halo plan buffers: out of memory",
+                       p->rank);
+    sbuf = p->sbuf;
+    rbuf = p->rbuf;
+    if (p->flags & FPO_HALO_DEVICE) {
+        if ((st = hx_cuda_setup(p, err)))
+            return st;
+        hx_cuda_buffers(p, &sbuf, &rbuf);
+    }
+    /* receives first, then sends: fpo_halo_start starts them in two groups */
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < p->npeers; k++) {
+            const hx_peer *q = &p->peer[k];
+            const hx_side *s = pass ? &q->send : &q->recv;
+            int rc, count = (int)s->bytes;
+            if (!s->bytes)
+                continue;
+            if (s->bytes > (size_t)INT32_MAX)
+                return hx_fail(err, FPO_HALO_EINVAL, "rank %d: message to rank %d (%s) over "
+                               "2 GiB", p->rank, q->rank, fpo_halo_dir_name(q->dir));
+            if (pass)
+                rc = MPI_Send_init((char *)sbuf + s->at, count, MPI_BYTE, q->rank, 0, p->comm,
+                                   &p->req[p->nreq]);
+            else
+                rc = MPI_Recv_init((char *)rbuf + s->at, count, MPI_BYTE, q->rank, 0, p->comm,
+                                   &p->req[p->nreq]);
+            if (rc != MPI_SUCCESS)
+                return hx_fail(err, FPO_HALO_EMPI, "rank %d: MPI_%s_init with rank %d (%s) "
+                               "failed", p->rank, pass ? "Send" : "Recv", q->rank,
+                               fpo_halo_dir_name(q->dir));
+            p->nreq++;
+        }
+    return FPO_HALO_OK;
+}
+
+#define HX_PACK(T)                                                                           \
+    for (int64_t k = 0; k < sl->nk; k++)                                                     \
+        for (int q = 0; q < g->n; q++) {                                                     \
+            const hx_entry *e = &g->e[q];                                                    \
+            T *src = (T *)sl->base[e->comp] + e->off + k * sl->sk[e->comp];                  \
+            ((T *)buf)[k * g->n + q] = e->sign < 0 ? -*src : *src;                           \
+        }
+#define HX_UNPACK(T)                                                                         \
+    for (int64_t k = 0; k < sl->nk; k++)                                                     \
+        for (int q = 0; q < g->n; q++) {                                                     \
+            const hx_entry *e = &g->e[q];                                                    \
+            ((T *)sl->base[e->comp])[e->off + k * sl->sk[e->comp]] = ((T *)buf)[k * g->n + q]; \
+        }
+
+static void pack_host(fpo_halo_plan *p)
+{
+    for (int k = 0; k < p->npeers; k++) {
+        const hx_side *s = &p->peer[k].send;
+        for (int gi = 0; gi < s->nseg; gi++) {
+            const hx_seg *g = &s->seg[gi];
+            const hx_slot *sl = &p->slot[g->item];
+            char *buf = p->sbuf + s->at + g->byte;
+            if (sl->dtype == FPO_HALO_F32) {
+                HX_PACK(float)
+            } else {
+                HX_PACK(double)
+            }
+        }
+    }
+}
+
+static void unpack_host(fpo_halo_plan *p)
+{
+    for (int k = 0; k < p->npeers; k++) {
+        const hx_side *s = &p->peer[k].recv;
+        for (int gi = 0; gi < s->nseg; gi++) {
+            const hx_seg *g = &s->seg[gi];
+            const hx_slot *sl = &p->slot[g->item];
+            const char *buf = p->rbuf + s->at + g->byte;
+            if (sl->dtype == FPO_HALO_F32) {
+                HX_UNPACK(float)
+            } else {
+                HX_UNPACK(double)
+            }
+        }
+    }
+}
+
+/* The peer of request `r` (receives first, then sends), for messages. */
+static const hx_peer *peer_of_req(const fpo_halo_plan *p, int r, int *send)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < p->npeers; k++)
+            if ((pass ? p->peer[k].send.bytes : p->peer[k].recv.bytes) && r-- == 0) {
+                *send = pass;
+                return &p->peer[k];
+            }
+    *send = 0;
+    return NULL;
+}
+
+static fpo_halo_status mpi_fail(const fpo_halo_plan *p, const char *call,
+                                 const MPI_Status *stat, fpo_halo_error *err)
+{
+    for (int r = 0; stat && r < p->nreq; r++)
+        if (stat[r].MPI_ERROR != MPI_SUCCESS && stat[r].MPI_ERROR != MPI_ERR_PENDING) {
+            int send;
+            const hx_peer *q = peer_of_req(p, r, &send);
+            char text[MPI_MAX_ERROR_STRING];
+            int len = 0;
+            MPI_Error_string(stat[r].MPI_ERROR, text, &len);
+            return hx_fail(err, FPO_HALO_EMPI, "rank %d: %s: %s rank %d (%s side) failed: %s",
+                           p->rank, call, send ? "send to" : "receive from", q ? q->rank : -1,
+                           q ? fpo_halo_dir_name(q->dir) : "?", text);
+        }
+    return hx_fail(err, FPO_HALO_EMPI, "rank %d: %s failed", p->rank, call);
+}
+
+fpo_halo_status fpo_halo_start(fpo_halo_plan *p, fpo_halo_error *err)
+{
+    int nrecv = 0;
+    fpo_halo_status st;
+    if (!p)
+        return hx_fail(err, FPO_HALO_EINVAL, "fpo_halo_start: null plan");
+    if (p->active)
+        return hx_fail(err, FPO_HALO_ESTATE, "rank %d: fpo_halo_start: the exchange is "
+                       "already started", p->rank);
+    for (int k = 0; k < p->npeers; k++)
+        nrecv += p->peer[k].recv.bytes > 0;
+    if (nrecv && MPI_Startall(nrecv, p->req) != MPI_SUCCESS)
+        return hx_fail(err, FPO_HALO_EMPI, "rank %d: MPI_Startall of %d receives failed",
+                       p->rank, nrecv);
+    p->active = 1;
+    if (p->flags & FPO_HALO_DEVICE) {
+        if ((st = hx_cuda_pack(p, err)))
+            return st;
+    } else {
+        pack_host(p);
+    }
+    if (p->nreq > nrecv && MPI_Startall(p->nreq - nrecv, p->req + nrecv) != MPI_SUCCESS)
+        return hx_fail(err, FPO_HALO_EMPI, "rank %d: MPI_Startall of %d sends failed",
+                       p->rank, p->nreq - nrecv);
+    return FPO_HALO_OK;
+}
+
+fpo_halo_status fpo_halo_finish(fpo_halo_plan *p, fpo_halo_error *err)
+{
+    MPI_Status stack[64], *stat = stack;
+    fpo_halo_status st = FPO_HALO_OK;
+    if (!p)
+        return hx_fail(err, FPO_HALO_EINVAL, "fpo_halo_finish: null plan");
+    if (!p->active)
+        return hx_fail(err, FPO_HALO_ESTATE, "rank %d: fpo_halo_finish without "
+                       "fpo_halo_start", p->rank);
+    p->active = 0;
+    if (p->nreq > 64 && !(stat = malloc((size_t)p->nreq * sizeof *stat)))
+        return hx_fail(err, FPO_HALO_ENOMEM, "rank %d: fpo_halo_finish: out of memory",
+                       p->rank);
+    if (p->nreq && MPI_Waitall(p->nreq, p->req, stat) != MPI_SUCCESS)
+        st = mpi_fail(p, "MPI_Waitall", stat, err);
+    if (stat != stack)
+        free(stat);
+    if (st)
+        return st;
+    if (p->flags & FPO_HALO_DEVICE)
+        return hx_cuda_unpack(p, err);
+    unpack_host(p);
+    return FPO_HALO_OK;
+}
+
+fpo_halo_status fpo_halo_exchange(fpo_halo_plan *p, fpo_halo_error *err)
+{
+    fpo_halo_status st = fpo_halo_start(p, err);
+    return st ? st : fpo_halo_finish(p, err);
+}
+
+#ifndef FPO_HALO_CUDA
+int fpo_halo_has_cuda(void) { return 0; }
+
+fpo_halo_status hx_cuda_setup(fpo_halo_plan *p, fpo_halo_error *err)
+{
+    return hx_fail(err, FPO_HALO_ECUDA, "rank %d: FPO_HALO_DEVICE asked of a halo library "
+                   "built without CUDA", p->rank);
+}
+fpo_halo_status hx_cuda_pack(fpo_halo_plan *p, fpo_halo_error *err) { return hx_cuda_setup(p, err); }
+fpo_halo_status hx_cuda_unpack(fpo_halo_plan *p, fpo_halo_error *err) { return hx_cuda_setup(p, err); }
+void hx_cuda_buffers(fpo_halo_plan *p, void **sbuf, void **rbuf) { (void)p, (void)sbuf, (void)rbuf; }
+void hx_cuda_free(fpo_halo_plan *p) { (void)p; }
+#endif

@@ -1,0 +1,132 @@
+/* halo_internal.h: what the files of halo/ share: doubled tile coordinates, edge crossings,
+ * the plan's peers and segments, and the packing back ends. */
+#ifndef FPO_HALO_INTERNAL_H
+#define FPO_HALO_INTERNAL_H
+
+#include "fpo_halo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Doubled tile coordinates: X = 2x, so cell centres are odd and faces even; a tile spans
+ * [0, 2n] on each axis. A position is half-integer on I (hx = 1) for CENTER and YFACE. */
+static inline int hx_half_x(fpo_halo_pos pos) { return pos == FPO_HALO_CENTER || pos == FPO_HALO_YFACE; }
+static inline int hx_half_y(fpo_halo_pos pos) { return pos == FPO_HALO_CENTER || pos == FPO_HALO_XFACE; }
+
+fpo_halo_status hx_fail(fpo_halo_error *err, fpo_halo_status code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* decomp.c */
+/* Map doubled point (*x, *y) of `tile` across tile side `side` (W, E, S or N) onto the
+ * neighbouring tile; returns that tile and sets *rot (see fpo_halo_nbr). */
+int hx_cross(int n, int tile, fpo_halo_dir side, int *x, int *y, int *rot);
+/* Owner of doubled tile point (x, y), 0 <= x, y <= 2n: rank and local index. */
+void hx_owner(const fpo_halo_decomp *d, int tile, int x, int y, int *rank, int *li, int *lj);
+/* Source of a value under turn `rot`: component c of the receiver is sign * component
+ * *sc of the sender. Scalars (ncomp 1) never swap. */
+void hx_turn(int rot, int ncomp, int c, int *sc, int *sign);
+/* The positions of an item's components; returns the number of components (1 or 2). */
+int hx_item_pos(const fpo_halo_item *it, fpo_halo_pos pos[2]);
+
+/* plan.c */
+/* A point a rank receives: its local index, the sender and the sender's local index and
+ * component, and the sign. */
+typedef struct hx_pt {
+    int i, j;
+    int rank, si, sj, scomp, sign;
+} hx_pt;
+
+typedef struct hx_pts {
+    hx_pt *p;
+    int n, cap;
+} hx_pts;
+
+/* Appends to `out` the points rank `r` receives for component `c` (at `pos`) of an item with
+ * `ncomp` components. */
+typedef fpo_halo_status hx_points_fn(const fpo_halo_decomp *r, fpo_halo_pos pos, int ncomp, int c,
+                                     int depth, hx_pts *out, fpo_halo_error *err);
+fpo_halo_status hx_pts_push(hx_pts *out, hx_pt p, fpo_halo_error *err);
+
+/* Builds a plan from a point source; `lo`/`hi` margins: each field must cover
+ * [-need, n + stagger + need) on I and J. */
+fpo_halo_status hx_plan_build(fpo_halo_plan **plan, const fpo_halo_decomp *d, int depth,
+                              int need, int nitems, const fpo_halo_item *items, unsigned flags,
+                              hx_points_fn *points, const char *what, fpo_halo_error *err);
+
+/* One entry of a message: element offset of local point (i, j) of level 0 from the field's
+ * base, the component, and the sign applied when packing. */
+typedef struct hx_entry {
+    int32_t off;
+    int8_t comp, sign;
+} hx_entry;
+
+/* The points of one (item, receiver component) in one message, times the item's levels. */
+typedef struct hx_seg {
+    int item, rcomp, n;
+    hx_entry *e;
+    size_t byte; /* offset in the peer's message */
+} hx_seg;
+
+typedef struct hx_side {
+    hx_seg *seg;
+    int nseg, cap;
+    size_t bytes;
+    size_t at; /* offset of this message in the plan's buffer */
+} hx_side;
+
+typedef struct hx_peer {
+    int rank;
+    fpo_halo_dir dir; /* where its first point lies, for messages */
+    hx_side send, recv;
+} hx_peer;
+
+/* An item as packed: component base pointers at local (0, 0) of the first level. */
+typedef struct hx_slot {
+    char *base[2];
+    int64_t sk[2];
+    int64_t nk;
+    size_t esize;
+    fpo_halo_dtype dtype;
+} hx_slot;
+
+struct fpo_halo_plan {
+    MPI_Comm comm;
+    int rank;
+    int nitems;
+    fpo_halo_item *items;
+    hx_slot *slot;
+    int npeers;
+    hx_peer *peer;
+    char *sbuf, *rbuf; /* host buffers */
+    size_t sbytes, rbytes;
+    MPI_Request *req; /* receives, then sends */
+    int nreq;
+    unsigned flags;
+    int active;
+    void *dev; /* pack_cuda.cu state */
+};
+
+fpo_halo_status hx_slot_bind(hx_slot *s, const fpo_halo_item *it);
+
+/* exchange.c */
+/* Duplicates d's communicator for the plan, allocates the buffers and the persistent
+ * requests. */
+fpo_halo_status hx_plan_comm(fpo_halo_plan *p, const fpo_halo_decomp *d, fpo_halo_error *err);
+
+/* pack_cuda.cu (or the stubs in exchange.c when CUDA is absent) */
+fpo_halo_status hx_cuda_setup(fpo_halo_plan *p, fpo_halo_error *err);
+fpo_halo_status hx_cuda_pack(fpo_halo_plan *p, fpo_halo_error *err);
+fpo_halo_status hx_cuda_unpack(fpo_halo_plan *p, fpo_halo_error *err);
+/* Buffers MPI should use for sends and receives (device ones when CUDA-aware). */
+void hx_cuda_buffers(fpo_halo_plan *p, void **sbuf, void **rbuf);
+void hx_cuda_free(fpo_halo_plan *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,414 @@
+/* plan.c: takes a decomposition and the items to exchange, gives the plan: for each peer
+ * rank, which points of which field go into its message and come out of its message. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "halo_internal.h"
+
+fpo_halo_field fpo_halo_field_make(void *data, fpo_halo_dtype dtype, int64_t ilo, int64_t ihi,
+                                   int64_t jlo, int64_t jhi, int64_t nk)
+{
+    fpo_halo_field f;
+    memset(&f, 0, sizeof f);
+    f.data = data;
+    f.dtype = dtype;
+    f.lo[0] = ilo;
+    f.hi[0] = ihi;
+    f.lo[1] = jlo;
+    f.hi[1] = jhi;
+    f.lo[2] = 0;
+    f.hi[2] = nk;
+    f.stride[0] = 1;
+    f.stride[1] = ihi - ilo;
+    f.stride[2] = (ihi - ilo) * (jhi - jlo);
+    return f;
+}
+
+fpo_halo_item fpo_halo_scalar(fpo_halo_field q, fpo_halo_pos pos)
+{
+    fpo_halo_item it;
+    memset(&it, 0, sizeof it);
+    it.kind = FPO_HALO_SCALAR;
+    it.pos = pos;
+    it.f[0] = q;
+    return it;
+}
+
+fpo_halo_item fpo_halo_vector(fpo_halo_field u, fpo_halo_field v, fpo_halo_kind kind)
+{
+    fpo_halo_item it;
+    memset(&it, 0, sizeof it);
+    it.kind = kind;
+    it.f[0] = u;
+    it.f[1] = v;
+    return it;
+}
+
+fpo_halo_status hx_pts_push(hx_pts *out, hx_pt p, fpo_halo_error *err)
+{
+    if (out->n == out->cap) {
+        int cap = out->cap ? 2 * out->cap : 256;
+        hx_pt *q = realloc(out->p, (size_t)cap * sizeof *q);
+        if (!q)
+            return hx_fail(err, FPO_HALO_ENOMEM, "halo plan: out of memory");
+        out->p = q;
+        out->cap = cap;
+    }
+    out->p[out->n++] = p;
+    return FPO_HALO_OK;
+}
+
+/* The halo points of rank r to `depth`: every stored point outside the compute points that
+ * is not in a cube-corner block, in order j then i. */
+static fpo_halo_status halo_points(const fpo_halo_decomp *r, fpo_halo_pos pos, int ncomp, int c,
+                                   int depth, hx_pts *out, fpo_halo_error *err)
+{
+    int ni = r->nx + !hx_half_x(pos), nj = r->ny + !hx_half_y(pos);
+    for (int j = -depth; j < nj + depth; j++)
+        for (int i = -depth; i < ni + depth; i++) {
+            fpo_halo_point p;
+            hx_pt q;
+            if ((i >= 0 && i < ni && j >= 0 && j < nj) || !fpo_halo_locate(r, pos, i, j, &p))
+                continue;
+            q.i = i;
+            q.j = j;
+            q.rank = p.rank;
+            q.si = p.li;
+            q.sj = p.lj;
+            hx_turn(p.rot, ncomp, c, &q.scomp, &q.sign);
+            if (hx_pts_push(out, q, err))
+                return FPO_HALO_ENOMEM;
+        }
+    return FPO_HALO_OK;
+}
+
+static size_t dtype_size(fpo_halo_dtype t) { return t == FPO_HALO_F32 ? 4 : 8; }
+
+fpo_halo_status hx_slot_bind(hx_slot *s, const fpo_halo_item *it)
+{
+    fpo_halo_pos pos[2];
+    int nc = hx_item_pos(it, pos);
+    s->dtype = it->f[0].dtype;
+    s->esize = dtype_size(s->dtype);
+    s->nk = it->f[0].hi[2] - it->f[0].lo[2];
+    for (int c = 0; c < 2; c++) {
+        const fpo_halo_field *f = &it->f[c < nc ? c : 0];
+        s->base[c] = (char *)f->data +
+                     (ptrdiff_t)s->esize * (-f->lo[0] * f->stride[0] - f->lo[1] * f->stride[1]);
+        s->sk[c] = f->stride[2];
+    }
+    return FPO_HALO_OK;
+}
+
+/* Checks one field of item `k`: dtype, strides, and coverage of [-need, n + stagger + need). */
+static fpo_halo_status check_field(const fpo_halo_decomp *d, const fpo_halo_field *f, int k,
+                                   int c, fpo_halo_pos pos, int need, const fpo_halo_field *f0,
+                                   const char *what, fpo_halo_error *err)
+{
+    int64_t hi_i = d->nx + !hx_half_x(pos) + need, hi_j = d->ny + !hx_half_y(pos) + need;
+    const char *cn = c ? "v" : "u";
+    if (!f->data)
+        return hx_fail(err, FPO_HALO_EINVAL, "rank %d: %s item %d component %s: null data",
+                       d->rank, what, k, cn);
+    if (f->dtype != FPO_HALO_F32 && f->dtype != FPO_HALO_F64)
+        return hx_fail(err, FPO_HALO_EINVAL, "rank %d: %s item %d component %s: dtype %d is "
+                       "not f32 or f64", d->rank, what, k, cn, (int)f->dtype);
+    if (f->stride[0] != 1 || f->stride[1] < f->hi[0] - f->lo[0] ||
+        (f->hi[2] - f->lo[2] > 1 && f->stride[2] < f->stride[1] * (f->hi[1] - f->lo[1])))
+        return hx_fail(err, FPO_HALO_EINVAL, "rank %d: %s item %d component %s: strides "
+                       "(%lld, %lld, %lld) are not I-fastest, then J, then K", d->rank, what,
+                       k, cn, (long long)f->stride[0], (long long)f->stride[1],
+                       (long long)f->stride[2]);
+    if (f->lo[0] > -need || f->hi[0] < hi_i || f->lo[1] > -need || f->hi[1] < hi_j ||
+        f->hi[2] <= f->lo[2])
+        return hx_fail(err, FPO_HALO_EINVAL, "rank %d: %s item %d component %s covers i "
+                       "[%lld, %lld) j [%lld, %lld) k [%lld, %lld); it needs i [%d, %lld) j "
+                       "[%d, %lld) and one level or more", d->rank, what, k, cn,
+                       (long long)f->lo[0], (long long)f->hi[0], (long long)f->lo[1],
+                       (long long)f->hi[1], (long long)f->lo[2], (long long)f->hi[2], -need,
+                       (long long)hi_i, -need, (long long)hi_j);
+    if (f != f0 && (f->dtype != f0->dtype || f->hi[2] - f->lo[2] != f0->hi[2] - f0->lo[2]))
+        return hx_fail(err, FPO_HALO_EINVAL, "rank %d: %s item %d: u and v differ in dtype or "
+                       "number of levels", d->rank, what, k);
+    if (f->stride[1] * (f->hi[1] - f->lo[1]) > INT32_MAX)
+        return hx_fail(err, FPO_HALO_EINVAL, "rank %d: %s item %d: a level has more than "
+                       "2^31 elements", d->rank, what, k);
+    return FPO_HALO_OK;
+}
+
+/* The peer for `rank`, created on first use. */
+static hx_peer *peer_of(fpo_halo_plan *p, int *index, int rank, fpo_halo_error *err)
+{
+    if (index[rank] < 0) {
+        hx_peer *q = realloc(p->peer, (size_t)(p->npeers + 1) * sizeof *q);
+        if (!q) {
+            hx_fail(err, FPO_HALO_ENOMEM, "halo plan: out of memory");
+            return NULL;
+        }
+        p->peer = q;
+        memset(&q[p->npeers], 0, sizeof *q);
+        q[p->npeers].rank = rank;
+        q[p->npeers].dir = FPO_HALO_W;
+        index[rank] = p->npeers++;
+    }
+    return &p->peer[index[rank]];
+}
+
+/* Appends an entry to the last segment of `s` when it is (item, rcomp), else to a new one. */
+static fpo_halo_status side_add(hx_side *s, int item, int rcomp, hx_entry e, fpo_halo_error *err)
+{
+    hx_seg *g = s->nseg ? &s->seg[s->nseg - 1] : NULL;
+    if (!g || g->item != item || g->rcomp != rcomp) {
+        if (s->nseg == s->cap) {
+            int cap = s->cap ? 2 * s->cap : 4;
+            hx_seg *q = realloc(s->seg, (size_t)cap * sizeof *q);
+            if (!q)
+                return hx_fail(err, FPO_HALO_ENOMEM, "halo plan: out of memory");
+            s->seg = q;
+            s->cap = cap;
+        }
+        g = &s->seg[s->nseg++];
+        memset(g, 0, sizeof *g);
+        g->item = item;
+        g->rcomp = rcomp;
+    }
+    if ((g->n & (g->n - 1)) == 0) { /* capacity doubles at powers of two */
+        hx_entry *q = realloc(g->e, (size_t)(g->n ? 2 * g->n : 1) * sizeof *q);
+        if (!q)
+            return hx_fail(err, FPO_HALO_ENOMEM, "halo plan: out of memory");
+        g->e = q;
+    }
+    g->e[g->n++] = e;
+    return FPO_HALO_OK;
+}
+
+static fpo_halo_dir dir_of(const fpo_halo_decomp *d, int i, int j)
+{
+    int w = i < 0, e = i >= d->nx, s = j < 0, n = j >= d->ny;
+    if (s)
+        return w ? FPO_HALO_SW : e ? FPO_HALO_SE : FPO_HALO_S;
+    if (n)
+        return w ? FPO_HALO_NW : e ? FPO_HALO_NE : FPO_HALO_N;
+    return w ? FPO_HALO_W : FPO_HALO_E;
+}
+
+/* Message layout: per peer and side, segments in order, each 8-byte aligned. */
+static void lay_out(fpo_halo_plan *p)
+{
+    p->sbytes = p->rbytes = 0;
+    for (int k = 0; k < p->npeers; k++) {
+        hx_side *sides[2] = {&p->peer[k].send, &p->peer[k].recv};
+        size_t *total[2] = {&p->sbytes, &p->rbytes};
+        for (int s = 0; s < 2; s++) {
+            size_t b = 0;
+            for (int g = 0; g < sides[s]->nseg; g++) {
+                hx_seg *seg = &sides[s]->seg[g];
+                const hx_slot *sl = &p->slot[seg->item];
+                seg->byte = b;
+                b += ((size_t)seg->n * (size_t)sl->nk * sl->esize + 7) & ~(size_t)7;
+            }
+            sides[s]->bytes = b;
+            sides[s]->at = *total[s];
+            *total[s] += b;
+        }
+    }
+}
+
+/* Every rank r's points, in r's order: those r receives from me become my send entries to
+ * r, and when r is me, my receive entries. Both sides thus list a message in one order. */
+static fpo_halo_status build(fpo_halo_plan *p, const fpo_halo_decomp *d, int depth,
+                             hx_points_fn *points, int *index, fpo_halo_error *err)
+{
+    hx_pts pts = {NULL, 0, 0};
+    fpo_halo_status st = FPO_HALO_OK;
+    for (int r = 0; r < d->size && !st; r++) {
+        fpo_halo_decomp dr;
+        if ((st = fpo_halo_layout(&dr, d->size, r, d->n, d->layout_x, d->layout_y, err)))
+            break;
+        for (int k = 0; k < p->nitems && !st; k++) {
+            const fpo_halo_item *it = &p->items[k];
+            fpo_halo_pos pos[2];
+            int nc = hx_item_pos(it, pos);
+            for (int c = 0; c < nc && !st; c++) {
+                pts.n = 0;
+                if ((st = points(&dr, pos[c], nc, c, depth, &pts, err)))
+                    break;
+                for (int q = 0; q < pts.n && !st; q++) {
+                    const hx_pt *pt = &pts.p[q];
+                    hx_peer *pr;
+                    hx_entry e;
+                    if (r == d->rank) { /* I receive it from pt->rank */
+                        const fpo_halo_field *f = &it->f[c];
+                        if (!(pr = peer_of(p, index, pt->rank, err)))
+                            return free(pts.p), FPO_HALO_ENOMEM;
+                        if (!pr->recv.nseg)
+                            pr->dir = dir_of(d, pt->i, pt->j);
+                        e.off = (int32_t)(pt->i * f->stride[0] + pt->j * f->stride[1]);
+                        e.comp = (int8_t)c;
+                        e.sign = 1;
+                        st = side_add(&pr->recv, k, c, e, err);
+                    }
+                    if (pt->rank == d->rank && !st) { /* I send it to r */
+                        const fpo_halo_field *f = &it->f[pt->scomp];
+                        if (!(pr = peer_of(p, index, r, err)))
+                            return free(pts.p), FPO_HALO_ENOMEM;
+                        e.off = (int32_t)(pt->si * f->stride[0] + pt->sj * f->stride[1]);
+                        e.comp = (int8_t)pt->scomp;
+                        e.sign = (int8_t)pt->sign;
+                        st = side_add(&pr->send, k, c, e, err);
+                    }
+                }
+            }
+        }
+    }
+    free(pts.p);
+    return st;
+}
+
+/* Checks the items, allocates the plan and its bound items. */
+static fpo_halo_status plan_new(fpo_halo_plan **plan, const fpo_halo_decomp *d, int need,
+                                int nitems, const fpo_halo_item *items, unsigned flags,
+                                const char *what, fpo_halo_error *err)
+{
+    fpo_halo_plan *p;
+    fpo_halo_status st;
+    if (nitems < 0 || (nitems > 0 && !items))
+        return hx_fail(err, FPO_HALO_EINVAL, "rank %d: %s: %d items at %p", d->rank, what,
+                       nitems, (const void *)items);
+    for (int k = 0; k < nitems; k++) {
+        fpo_halo_pos pos[2];
+        int nc = hx_item_pos(&items[k], pos);
+        if (!nc)
+            return hx_fail(err, FPO_HALO_EINVAL, "rank %d: %s item %d: unknown kind %d",
+                           d->rank, what, k, (int)items[k].kind);
+        if (nc == 1 && pos[0] != FPO_HALO_CENTER && pos[0] != FPO_HALO_CORNER)
+            return hx_fail(err, FPO_HALO_EINVAL, "rank %d: %s item %d: a scalar on x- or "
+                           "y-faces lands on the other faces across a turned tile edge; "
+                           "exchange face values as a C- or D-grid pair", d->rank, what, k);
+        for (int c = 0; c < nc; c++)
+            if ((st = check_field(d, &items[k].f[c], k, c, pos[c], need, &items[k].f[0], what,
+                                  err)))
+                return st;
+    }
+    if (!(p = calloc(1, sizeof *p)))
+        return hx_fail(err, FPO_HALO_ENOMEM, "rank %d: %s: out of memory", d->rank, what);
+    p->comm = MPI_COMM_NULL;
+    p->rank = d->rank;
+    p->flags = flags;
+    p->nitems = nitems;
+    p->items = malloc((size_t)(nitems ? nitems : 1) * sizeof *p->items);
+    p->slot = malloc((size_t)(nitems ? nitems : 1) * sizeof *p->slot);
+    if (!p->items || !p->slot) {
+        fpo_halo_plan_destroy(p);
+        return hx_fail(err, FPO_HALO_ENOMEM, "rank %d: %s: out of memory", d->rank, what);
+    }
+    if (nitems)
+        memcpy(p->items, items, (size_t)nitems * sizeof *items);
+    for (int k = 0; k < nitems; k++)
+        hx_slot_bind(&p->slot[k], &p->items[k]);
+    *plan = p;
+    return FPO_HALO_OK;
+}
+
+fpo_halo_status hx_plan_build(fpo_halo_plan **plan, const fpo_halo_decomp *d, int depth,
+                              int need, int nitems, const fpo_halo_item *items, unsigned flags,
+                              hx_points_fn *points, const char *what, fpo_halo_error *err)
+{
+    fpo_halo_plan *p = NULL;
+    int *index = NULL, mine, any;
+    fpo_halo_status st;
+    if (!plan || !d)
+        return hx_fail(err, FPO_HALO_EINVAL, "%s: null plan or decomposition", what);
+    *plan = NULL;
+    if (d->comm == MPI_COMM_NULL)
+        return hx_fail(err, FPO_HALO_EINVAL, "rank %d: %s: the decomposition has no "
+                       "communicator (use fpo_halo_decomp_create)", d->rank, what);
+    if ((points == halo_points && depth < 1) || depth < 0 || depth > d->n)
+        st = hx_fail(err, FPO_HALO_EINVAL, "rank %d: %s: halo depth %d is not in 1 .. %d",
+                     d->rank, what, depth, d->n);
+    else
+        st = plan_new(&p, d, need, nitems, items, flags, what, err);
+    if (!st && !(index = malloc((size_t)d->size * sizeof *index)))
+        st = hx_fail(err, FPO_HALO_ENOMEM, "rank %d: %s: out of memory", d->rank, what);
+    if (!st) {
+        for (int r = 0; r < d->size; r++)
+            index[r] = -1;
+        st = build(p, d, depth, points, index, err);
+    }
+    free(index);
+    /* every rank learns whether one failed, so none waits in a collective below */
+    mine = (int)st;
+    if (MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, d->comm) != MPI_SUCCESS && !st)
+        st = hx_fail(err, FPO_HALO_EMPI, "rank %d: %s: MPI_Allreduce failed", d->rank, what);
+    else if (!st && any)
+        st = hx_fail(err, (fpo_halo_status)any, "rank %d: %s: another rank failed to build "
+                     "its plan", d->rank, what);
+    if (!st) {
+        lay_out(p);
+        st = hx_plan_comm(p, d, err);
+    }
+    if (st) {
+        fpo_halo_plan_destroy(p);
+        return st;
+    }
+    *plan = p;
+    return FPO_HALO_OK;
+}
+
+fpo_halo_status fpo_halo_plan_create(fpo_halo_plan **plan, const fpo_halo_decomp *d, int depth,
+                                     int nitems, const fpo_halo_item *items, unsigned flags,
+                                     fpo_halo_error *err)
+{
+    return hx_plan_build(plan, d, depth, depth, nitems, items, flags, halo_points,
+                         "halo exchange", err);
+}
+
+fpo_halo_status fpo_halo_plan_rebind(fpo_halo_plan *p, int item, int comp, void *data,
+                                     fpo_halo_error *err)
+{
+    if (!p || item < 0 || item >= p->nitems || comp < 0 || comp > 1 || !data)
+        return hx_fail(err, FPO_HALO_EINVAL, "fpo_halo_plan_rebind: bad plan, item %d, "
+                       "component %d or data", item, comp);
+    if (p->active)
+        return hx_fail(err, FPO_HALO_ESTATE, "rank %d: fpo_halo_plan_rebind during an "
+                       "exchange", p->rank);
+    p->items[item].f[comp].data = data;
+    return hx_slot_bind(&p->slot[item], &p->items[item]);
+}
+
+size_t fpo_halo_plan_bytes(const fpo_halo_plan *p, int *npeers)
+{
+    int n = 0;
+    for (int k = 0; p && k < p->npeers; k++)
+        n += p->peer[k].send.bytes > 0;
+    if (npeers)
+        *npeers = n;
+    return p ? p->sbytes : 0;
+}
+
+void fpo_halo_plan_destroy(fpo_halo_plan *p)
+{
+    if (!p)
+        return;
+    hx_cuda_free(p);
+    for (int k = 0; k < p->nreq; k++)
+        if (p->req[k] != MPI_REQUEST_NULL)
+            MPI_Request_free(&p->req[k]);
+    if (p->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&p->comm);
+    for (int k = 0; k < p->npeers; k++) {
+        hx_side *sides[2] = {&p->peer[k].send, &p->peer[k].recv};
+        for (int s = 0; s < 2; s++) {
+            for (int g = 0; g < sides[s]->nseg; g++)
+                free(sides[s]->seg[g].e);
+            free(sides[s]->seg);
+        }
+    }
+    free(p->peer);
+    free(p->req);
+    free(p->sbuf);
+    free(p->rbuf);
+    free(p->items);
+    free(p->slot);
+    free(p);
+}
