@@ -1,0 +1,93 @@
+/* alloc.c: the generator's memory: an arena freed at once, and growable text buffers. */
+#include "fpo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Block {
+    struct Block *next;
+    max_align_t data[];
+} Block;
+
+static Block *arena;
+
+void *fpo_new(size_t bytes) {
+    Block *b = calloc(1, sizeof(Block) + bytes);
+    if (!b) {
+        fputs("fpo-gen: out of memory\n", stderr);
+        exit(2);
+    }
+    b->next = arena;
+    arena = b;
+    return b->data;
+}
+
+void fpo_arena_free(void) {
+    while (arena) {
+        Block *next = arena->next;
+        free(arena);
+        arena = next;
+    }
+}
+
+char *fpo_strndup(const char *s, size_t n) {
+    char *p = fpo_new(n + 1);
+    memcpy(p, s, n);
+    return p;
+}
+
+char *fpo_strdup(const char *s) { return fpo_strndup(s, strlen(s)); }
+
+char *fpo_fmt(const char *fmt, ...) {
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *p = fpo_new((size_t)n + 1);
+    vsnprintf(p, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    return p;
+}
+
+/* Arena arrays grow by doubling from 4: capacity changes when n is 0 or a power of 2 >= 4. */
+void *fpo_vgrow(void *arr, int n, size_t elem) {
+    if (n != 0 && (n < 4 || (n & (n - 1))))
+        return arr;
+    size_t cap = n == 0 ? 4 : (size_t)n * 2;
+    void *p = fpo_new(cap * elem);
+    if (n)
+        memcpy(p, arr, (size_t)n * elem);
+    return p;
+}
+
+void buf_addn(Buf *b, const char *s, size_t n) {
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (b->len + n + 1 > cap)
+            cap *= 2;
+        char *p = fpo_new(cap);
+        if (b->len)
+            memcpy(p, b->s, b->len);
+        b->s = p;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = 0;
+}
+
+void buf_add(Buf *b, const char *s) { buf_addn(b, s, strlen(s)); }
+
+void buf_printf(Buf *b, const char *fmt, ...) {
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *p = fpo_new((size_t)n + 1);
+    vsnprintf(p, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    buf_addn(b, p, (size_t)n);
+}

@@ -1,0 +1,350 @@
+/* fpo.h: the generator's types (sources, tokens, AST, program IR) and each stage's entry. */
+#ifndef FPO_H
+#define FPO_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct Node Node;
+typedef struct Var Var;
+typedef struct Decl Decl;
+
+/* ---- alloc.c: one arena per run, and growable text ---- */
+
+void *fpo_new(size_t bytes);               /* zeroed; lives until fpo_arena_free */
+char *fpo_strndup(const char *s, size_t n);
+char *fpo_strdup(const char *s);
+char *fpo_fmt(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+void *fpo_vgrow(void *arr, int n, size_t elem); /* room for element n of an arena array */
+#define VPUSH(arr, n, x) ((arr) = fpo_vgrow((arr), (n), sizeof *(arr)), (arr)[(n)++] = (x))
+void fpo_arena_free(void);
+
+typedef struct Buf {
+    char *s;
+    size_t len, cap;
+} Buf;
+void buf_add(Buf *b, const char *s);
+void buf_addn(Buf *b, const char *s, size_t n);
+void buf_printf(Buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* ---- source.c: files and diagnostics ---- */
+
+typedef struct FpoFile {
+    char *path;    /* real path */
+    char *text;    /* NUL-terminated contents */
+    struct FpoFile *next;
+} FpoFile;
+
+typedef struct Loc {
+    FpoFile *file;
+    int line, col;
+} Loc;
+
+/* Load `path` (once per real path); NULL and a message in fpo_errmsg if it cannot be read. */
+FpoFile *fpo_load(const char *path);
+/* A file known by name only (the IR names its inputs; no text). */
+FpoFile *fpo_file_named(const char *path);
+FpoFile *fpo_files(void);   /* every file loaded, in load order */
+void fpo_sources_reset(void);
+
+/* Errors: print `file:line:col: error: msg`, the line and a caret (unless quiet), keep the
+ * message in fpo_errmsg, and jump to the handler a stage entry set with FPO_TRY. */
+extern char fpo_errmsg[1024];
+extern bool fpo_quiet;
+_Noreturn void fpo_error_at(Loc loc, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+_Noreturn void fpo_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* Run fn(arg) with errors caught: 0 on success, -1 after an error was reported. */
+int fpo_try(void (*fn)(void *), void *arg);
+
+/* ---- lex.c ---- */
+
+typedef enum { TK_IDENT, TK_INT, TK_FLOAT, TK_STR, TK_PUNCT, TK_EOF } TokKind;
+
+typedef struct Token {
+    TokKind kind;
+    struct Token *next;
+    const char *s;   /* the text in the file */
+    int len;
+    int64_t ival;
+    double fval;
+    char *str;       /* string literal contents */
+    Loc loc;
+} Token;
+
+Token *fpo_lex(FpoFile *file);
+bool tok_is(const Token *t, const char *s);
+
+/* ---- types ---- */
+
+typedef enum { DT_F32, DT_F64, DT_I32, DT_BOOL } DType;   /* same order as fpo_dtype */
+typedef enum { AX_IJK, AX_IJ, AX_K, AX_SCALAR } Axes;     /* same order as fpo_axes */
+
+const char *dtype_name(DType dt);
+const char *axes_name(Axes ax);
+bool dtype_parse(const char *s, int len, DType *dt);
+
+/* ---- AST and IR ---- */
+
+typedef enum {
+    VK_PARAM,     /* a parameter (field or scalar, by `ax`) */
+    VK_TEMP,      /* a stencil or program temporary field */
+    VK_LOCAL,     /* a per-point scalar (function var) or a program scalar */
+    VK_LOOP,      /* a program `for` variable */
+    VK_EXTERNAL,  /* a compile-time constant */
+} VarKind;
+
+struct Var {
+    char *name;
+    Loc loc;
+    VarKind kind;
+    DType dt;
+    Axes ax;
+    Node *value;      /* external: its folded literal */
+    bool written;     /* sema: written so far (rule 4); stencils: written somewhere */
+    Var *lowered;     /* lower.c: the IR variable standing for this one */
+    Node *subst;      /* lower.c: the expression an inlined scalar parameter stands for */
+    int id;           /* index in its owner's list */
+};
+
+typedef enum {
+    /* expressions */
+    ND_NUM,      /* literal: dt, ival / fval */
+    ND_ACCESS,   /* name or var, at offset off[] (kmode: constant, variable k offset, absolute k) */
+    ND_UNARY,    /* op lhs */
+    ND_BINARY,   /* lhs op rhs */
+    ND_COND,     /* cond ? then : els */
+    ND_CALL,     /* name(args): function, builtin, stencil or program */
+    ND_CAST,     /* dt(lhs) */
+    ND_ARG,      /* name = lhs, a named argument (parser) */
+    /* statements */
+    ND_VARDECL,  /* var name [: type] [= init] */
+    ND_ASSIGN,   /* lhs op rhs, op one of = += -= *= /= */
+    ND_IF,
+    ND_WHILE,
+    ND_FOR,      /* for (var in lhs .. rhs) body */
+    ND_RETURN,
+    ND_STAGES,   /* IR: stencil calls run in order (one per stage when unfused) */
+    ND_STAGE,    /* IR: one stencil call: decl, argv, dom */
+} NodeKind;
+
+enum { KM_CONST, KM_VAR, KM_ABS };        /* how an access addresses K */
+enum { B_BOTTOM, B_TOP };                 /* interval bound bases */
+enum { DB_ZERO, DB_NX, DB_NY, DB_NZ };    /* domain bound bases */
+enum { ORD_PARALLEL, ORD_FORWARD, ORD_BACKWARD };
+
+typedef struct KBound {
+    int base;        /* B_BOTTOM or B_TOP */
+    int64_t off;     /* bottom + off, or top + off (off <= 0) */
+    Node *expr;      /* parser: the offset expression, NULL for 0 */
+    int sign;        /* parser: +1 or -1 */
+} KBound;
+
+typedef struct DBound {
+    int base;        /* DB_* */
+    int64_t off;
+} DBound;
+
+typedef struct Domain {
+    DBound lo[3], hi[3];   /* I, J, K; half-open */
+} Domain;
+
+struct Node {
+    NodeKind kind;
+    Loc loc;
+    Node *next;
+    DType dt;              /* expression type after sema */
+    bool flex;             /* a float literal (or an expression of them) that adapts to f32 */
+    const char *op;        /* operator text */
+    char *name;
+    Var *var;              /* ND_ACCESS, ND_VARDECL, ND_FOR */
+    Decl *decl;            /* ND_CALL to a function/stencil/program; ND_STAGE */
+    int builtin;           /* ND_CALL to a builtin: index + 1 */
+    Node *lhs, *rhs, *cond, *then, *els, *body, *args;
+    /* ND_VARDECL */
+    bool has_type;
+    DType vdt;
+    Axes vax;
+    /* ND_ACCESS */
+    Node *idx[3];          /* parser: index expressions */
+    int nidx;
+    bool at;               /* parser: `.at(K = e)` (e in idx[0]) */
+    int64_t off[3];
+    int kmode;
+    Node *kexpr;           /* KM_VAR: offset; KM_ABS: index */
+    /* ND_NUM */
+    int64_t ival;
+    double fval;
+    /* ND_CALL in a program, ND_STAGE */
+    Node *dom_e[3][2];     /* parser: domain bound expressions */
+    bool has_dom[3];
+    Domain dom;
+    Node **argv;           /* sema/IR: arguments in parameter order */
+};
+
+typedef struct Interval {
+    Loc loc;
+    KBound lo, hi;
+    Node *body;
+} Interval;
+
+typedef struct Comp {
+    Loc loc;
+    int order;
+    Interval *ivs;
+    int nivs;
+} Comp;
+
+typedef enum { D_IMPORT, D_EXTERNAL, D_FUNCTION, D_STENCIL, D_PROGRAM } DeclKind;
+
+struct Decl {
+    DeclKind kind;
+    char *name;
+    Loc loc;
+    bool from_cmdline;     /* declared in a file named on the command line */
+    Var **params;
+    int nparams;
+    DType ret;             /* function */
+    Node *body;            /* function, program */
+    Comp *comps;           /* stencil */
+    int ncomps;
+    Var **temps;           /* stencil / program temporaries */
+    int ntemps;
+    Var **locals;          /* IR stencil: per-point scalars; program: scalars */
+    int nlocals;
+    Var *ext;              /* external */
+    Node *ext_init;
+    char *path;            /* import */
+    bool checked;          /* sema done */
+    int visiting;          /* sema: recursion check state */
+    Decl *lowered;         /* lower.c: the IR stencil */
+    Decl *next;
+};
+
+/* The flattened program. */
+typedef struct Ir {
+    char *name;
+    Loc loc;
+    Var **params;          /* fields and scalars, in order */
+    int nparams;
+    Var **temps;           /* program temporaries (fields) */
+    int ntemps;
+    Var **scalars;         /* program scalars and loop variables */
+    int nscalars;
+    Decl **stencils;       /* the IR stencils called */
+    int nstencils;
+    Node *body;            /* ND_STAGES, ND_FOR, ND_IF, ND_ASSIGN */
+    char **inputs;         /* every source read, real paths */
+    int ninputs;
+} Ir;
+
+/* ---- parse.c ---- */
+
+/* Parse `path` and, recursively, its imports (once each); declarations appended to *decls in
+ * file order (imports before the importing file's declarations). */
+void fpo_parse_file(const char *path, Loc from, bool cmdline, Decl ***decls, int *ndecls);
+Node *new_node(NodeKind kind, Loc loc);
+
+/* ---- sema.c ---- */
+
+typedef struct Define {
+    char *name, *value;
+} Define;
+
+/* Check every declaration; apply -D overrides. Errors jump. */
+void fpo_sema(Decl **decls, int ndecls, Define *defs, int ndefs);
+/* The program to generate: `name`, or the only program declared in command-line files. */
+Decl *fpo_find_program(Decl **decls, int ndecls, const char *name);
+
+/* Builtins. */
+typedef enum { BK_SAME, BK_FLOAT, BK_MINMAX, BK_MOD, BK_PRED, BK_ROUND, BK_FLOAT2 } BuiltinKind;
+typedef struct Builtin {
+    const char *name;
+    int nargs;
+    BuiltinKind kind;
+} Builtin;
+extern const Builtin fpo_builtins[];
+int builtin_find(const char *name);   /* index + 1, 0 if none */
+
+/* Compile-time values. */
+typedef struct Value {
+    DType dt;
+    int64_t i;
+    double f;
+} Value;
+bool const_eval(Node *n, Value *v);
+
+/* ---- lower.c ---- */
+
+Ir *fpo_lower(Decl *program);
+
+/* ---- extent.c ---- */
+
+/* A box of points one stencil access touches, relative to the call's domain:
+ * I from i0 + ilo to i1 + ihi, J alike, K from kb(klo) to kb(khi). */
+enum { KB_BOTTOM, KB_TOP, KB_ZERO, KB_NZ };
+typedef struct Box {
+    int64_t ilo, ihi, jlo, jhi;
+    int klo_base, khi_base;
+    int64_t klo, khi;
+} Box;
+
+typedef struct Extent {
+    int64_t ilo, ihi, jlo, jhi;   /* computation extent: ilo <= 0 <= ihi */
+} Extent;
+
+typedef struct StencilInfo {
+    Extent *comp_ext;     /* per computation */
+    Box **boxes;          /* per variable (params then temps): boxes touched */
+    int *nboxes;
+} StencilInfo;
+
+StencilInfo *fpo_extent(Decl *stencil);
+
+/* ---- ir_json.c ---- */
+
+/* The IR as JSON text (deterministic). */
+char *fpo_ir_to_json(Ir *ir);
+/* Parse IR JSON; NULL with a message in fpo_errmsg on error. */
+Ir *fpo_ir_from_json(const char *text, const char *path);
+
+/* ---- emit_c.c ---- */
+
+typedef struct Output {
+    char *name;   /* file name, e.g. "step.h" */
+    char *text;
+} Output;
+
+/* The program's header and source. */
+void fpo_emit_c(Ir *ir, Output out[2]);
+
+/* ---- plan.c ---- */
+
+char *fpo_plan(Ir *ir, const char *outdir, char **names, int nnames);
+char *fpo_depfile(const char *outdir, char **names, int nnames, char **inputs, int ninputs);
+
+/* ---- templates (generated from templates/ at build time) ---- */
+
+extern const char fpo_tpl_program_h[];
+extern const char fpo_tpl_program_c[];
+/* Expand @KEY@ in `tpl` from keys[i] -> vals[i]. */
+char *fpo_expand(const char *tpl, const char **keys, const char **vals, int n);
+
+#endif

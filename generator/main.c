@@ -1,0 +1,263 @@
+/* main.c: takes the command line, runs the stages (parse, sema, lower, or --from-ir; then emit,
+ * plan or IR) and writes every output atomically: all are made in memory first, each is written
+ * to a temporary name, and the names are switched only when every write succeeded. */
+#include "fpo.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef FPO_VERSION
+#define FPO_VERSION "0"
+#endif
+
+static const char usage[] =
+    "usage: fpo-gen [options] FILE.fpo...\n"
+    "  -p, --program NAME   the program to generate (needed when the files hold several)\n"
+    "  -o, --out-dir DIR    where outputs go (default .)\n"
+    "  -D NAME=VALUE        override an external\n"
+    "  --backend c          back end (c; cuda comes later)\n"
+    "  --plan FILE          write the list of outputs (CMake syntax) and stop\n"
+    "  --depfile FILE       write a Makefile-style depfile: every output depends on every input read\n"
+    "  --emit-ir FILE       write the flattened program IR as JSON (\"-\" for stdout) and stop\n"
+    "  --from-ir FILE       read the program IR from JSON instead of .fpo files\n"
+    "  -h, --help           usage\n"
+    "  --version            version\n"
+    "Exit status: 0 success, 1 an error in the input, 2 a usage or I/O error.\n";
+
+typedef struct Options {
+    const char *program, *outdir, *backend, *plan, *depfile, *emit_ir, *from_ir;
+    char **files;
+    int nfiles;
+    Define *defs;
+    int ndefs;
+} Options;
+
+static int usage_error(const char *fmt, const char *arg) {
+    fputs("fpo-gen: error: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n(fpo-gen --help lists the options)\n", stderr);
+    return 2;
+}
+
+/* 0 ok, 1 stop with success (help, version), 2 a usage error. */
+static int parse_args(int argc, char **argv, Options *o) {
+    o->outdir = ".";
+    o->backend = "c";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char **slot = NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage, stdout);
+            return 1;
+        }
+        if (!strcmp(a, "--version")) {
+            printf("fpo-gen %s\n", FPO_VERSION);
+            return 1;
+        }
+        if (!strncmp(a, "-D", 2)) {
+            const char *d = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : NULL;
+            if (!d)
+                return usage_error("option '%s' needs NAME=VALUE", a);
+            const char *eq = strchr(d, '=');
+            if (!eq || eq == d)
+                return usage_error("-D '%s': expected NAME=VALUE", d);
+            Define def = {fpo_strndup(d, (size_t)(eq - d)), fpo_strdup(eq + 1)};
+            VPUSH(o->defs, o->ndefs, def);
+            continue;
+        }
+        if (!strcmp(a, "-p") || !strcmp(a, "--program"))
+            slot = &o->program;
+        else if (!strcmp(a, "-o") || !strcmp(a, "--out-dir"))
+            slot = &o->outdir;
+        else if (!strcmp(a, "--backend"))
+            slot = &o->backend;
+        else if (!strcmp(a, "--plan"))
+            slot = &o->plan;
+        else if (!strcmp(a, "--depfile"))
+            slot = &o->depfile;
+        else if (!strcmp(a, "--emit-ir"))
+            slot = &o->emit_ir;
+        else if (!strcmp(a, "--from-ir"))
+            slot = &o->from_ir;
+        if (slot) {
+            if (i + 1 >= argc)
+                return usage_error("option '%s' needs a value", a);
+            *slot = argv[++i];
+            continue;
+        }
+        if (a[0] == '-' && a[1])
+            return usage_error("unknown option '%s'", a);
+        VPUSH(o->files, o->nfiles, argv[i]);
+    }
+    if (strcmp(o->backend, "c"))
+        return usage_error("unknown back end '%s' (this fpo-gen has: c)", o->backend);
+    if (o->from_ir && o->nfiles)
+        return usage_error("--from-ir reads no .fpo files (got '%s')", o->files[0]);
+    if (!o->from_ir && !o->nfiles)
+        return usage_error("%s", "no input file");
+    return 0;
+}
+
+/* ---- stages ---- */
+
+typedef struct Run {
+    Options *o;
+    Ir *ir;
+} Run;
+
+static void front_end(void *arg) {
+    Run *r = arg;
+    Decl **decls = NULL;
+    int ndecls = 0;
+    for (int i = 0; i < r->o->nfiles; i++)
+        fpo_parse_file(r->o->files[i], (Loc){0}, true, &decls, &ndecls);
+    fpo_sema(decls, ndecls, r->o->defs, r->o->ndefs);
+    Decl *p = fpo_find_program(decls, ndecls, r->o->program);
+    r->ir = fpo_lower(p);
+}
+
+static char *read_all(const char *path) {
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!f)
+        return NULL;
+    Buf b = {0};
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        buf_addn(&b, chunk, n);
+    bool bad = ferror(f);
+    if (f != stdin)
+        fclose(f);
+    buf_add(&b, "");
+    return bad ? NULL : b.s;
+}
+
+/* ---- atomic output ---- */
+
+typedef struct Pending {
+    const char *path, *text;
+    char *tmp;
+} Pending;
+
+static int make_dirs(const char *dir) {
+    char *p = fpo_strdup(dir);
+    for (char *s = p + 1;; s++) {
+        if (*s == '/' || !*s) {
+            char c = *s;
+            *s = 0;
+            if (mkdir(p, 0777) && errno != EEXIST)
+                return -1;
+            *s = c;
+            if (!c)
+                return 0;
+        }
+    }
+}
+
+/* Write every file under a temporary name, then rename all; on failure nothing is left. */
+static int write_all(Pending *w, int n) {
+    int i;
+    for (i = 0; i < n; i++) {
+        w[i].tmp = fpo_fmt("%s.tmpXXXXXX", w[i].path);
+        int fd = mkstemp(w[i].tmp);
+        if (fd < 0) {
+            fprintf(stderr, "fpo-gen: error: cannot write '%s': %s\n", w[i].path, strerror(errno));
+            break;
+        }
+        FILE *f = fdopen(fd, "wb");
+        size_t len = strlen(w[i].text);
+        bool ok = f && fwrite(w[i].text, 1, len, f) == len;
+        ok = f && !fclose(f) && ok;
+        if (!ok) {
+            fprintf(stderr, "fpo-gen: error: cannot write '%s': %s\n", w[i].path, strerror(errno));
+            unlink(w[i].tmp);
+            break;
+        }
+        fchmod(fd, 0644);
+    }
+    if (i < n) {
+        while (i-- > 0)
+            unlink(w[i].tmp);
+        return -1;
+    }
+    for (i = 0; i < n; i++)
+        if (rename(w[i].tmp, w[i].path)) {
+            fprintf(stderr, "fpo-gen: error: cannot write '%s': %s\n", w[i].path, strerror(errno));
+            for (int j = i; j < n; j++)
+                unlink(w[j].tmp);
+            return -1;
+        }
+    return 0;
+}
+
+static int generate(Options *o) {
+    Run r = {o, NULL};
+    if (o->from_ir) {
+        char *text = read_all(o->from_ir);
+        if (!text) {
+            fprintf(stderr, "fpo-gen: error: cannot read '%s': %s\n", o->from_ir, strerror(errno));
+            return 2;
+        }
+        r.ir = fpo_ir_from_json(text, o->from_ir);
+        if (!r.ir) {
+            fprintf(stderr, "%s: error: %s\n", o->from_ir, fpo_errmsg);
+            return 1;
+        }
+        if (o->program && strcmp(o->program, r.ir->name)) {
+            fprintf(stderr, "fpo-gen: error: the IR holds program '%s', not '%s'\n", r.ir->name,
+                    o->program);
+            return 1;
+        }
+    } else if (fpo_try(front_end, &r)) {
+        return 1;
+    }
+    Ir *ir = r.ir;
+    char *names[2] = {fpo_fmt("%s.h", ir->name), fpo_fmt("%s.c", ir->name)};
+    char **inputs = ir->inputs;
+    int ninputs = ir->ninputs;
+    if (o->from_ir) {
+        char *in = fpo_strdup(o->from_ir);
+        inputs = &in;
+        ninputs = 1;
+    }
+    Pending w[4];
+    int nw = 0;
+    if (o->plan) {
+        w[nw++] = (Pending){o->plan, fpo_plan(ir, o->outdir, names, 2), NULL};
+    } else if (o->emit_ir) {
+        char *json = fpo_ir_to_json(ir);
+        if (!strcmp(o->emit_ir, "-")) {
+            fputs(json, stdout);
+            return 0;
+        }
+        w[nw++] = (Pending){o->emit_ir, json, NULL};
+    } else {
+        Output out[2];
+        fpo_emit_c(ir, out);
+        if (make_dirs(o->outdir)) {
+            fprintf(stderr, "fpo-gen: error: cannot make '%s': %s\n", o->outdir, strerror(errno));
+            return 2;
+        }
+        for (int i = 0; i < 2; i++)
+            w[nw++] = (Pending){fpo_fmt("%s/%s", o->outdir, out[i].name), out[i].text, NULL};
+        if (o->depfile)
+            w[nw++] = (Pending){o->depfile, fpo_depfile(o->outdir, names, 2, inputs, ninputs),
+                                NULL};
+    }
+    return write_all(w, nw) ? 2 : 0;
+}
+
+int main(int argc, char **argv) {
+    Options o = {0};
+    int rc = parse_args(argc, argv, &o);
+    if (rc == 0)
+        rc = generate(&o);
+    else if (rc == 1)
+        rc = 0;
+    fpo_arena_free();
+    return rc;
+}

@@ -1,0 +1,539 @@
+/* parse.c: takes a file's tokens, gives its declarations (the AST); `import`s are loaded and
+ * parsed too, each file once. */
+#include "fpo.h"
+
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct Parser {
+    Token *tok;
+    Decl ***decls;
+    int *ndecls;
+    bool cmdline;
+} Parser;
+
+Node *new_node(NodeKind kind, Loc loc) {
+    Node *n = fpo_new(sizeof *n);
+    n->kind = kind;
+    n->loc = loc;
+    return n;
+}
+
+static _Noreturn void expected(Token *t, const char *what) {
+    if (t->kind == TK_EOF)
+        fpo_error_at(t->loc, "expected %s, found the end of the file", what);
+    fpo_error_at(t->loc, "expected %s, found '%.*s'", what, t->len, t->s);
+}
+
+static bool consume(Parser *ps, const char *s) {
+    if (tok_is(ps->tok, s)) {
+        ps->tok = ps->tok->next;
+        return true;
+    }
+    return false;
+}
+
+static Token *skip(Parser *ps, const char *s) {
+    Token *t = ps->tok;
+    if (!tok_is(t, s))
+        expected(t, fpo_fmt("'%s'", s));
+    ps->tok = t->next;
+    return t;
+}
+
+static char *ident(Parser *ps, const char *what) {
+    Token *t = ps->tok;
+    if (t->kind != TK_IDENT)
+        expected(t, what);
+    ps->tok = t->next;
+    return fpo_strndup(t->s, (size_t)t->len);
+}
+
+static DType parse_dtype(Parser *ps) {
+    Token *t = ps->tok;
+    DType dt;
+    if (t->kind != TK_IDENT || !dtype_parse(t->s, t->len, &dt))
+        expected(t, "a dtype (f32, f64, i32, bool)");
+    ps->tok = t->next;
+    return dt;
+}
+
+/* type := dtype | field '<' dtype [',' IJK|IJ|K] '>' */
+static void parse_type(Parser *ps, DType *dt, Axes *ax) {
+    if (!consume(ps, "field")) {
+        *dt = parse_dtype(ps);
+        *ax = AX_SCALAR;
+        return;
+    }
+    skip(ps, "<");
+    *dt = parse_dtype(ps);
+    *ax = AX_IJK;
+    if (consume(ps, ",")) {
+        Token *t = ps->tok;
+        if (tok_is(t, "IJK"))
+            *ax = AX_IJK;
+        else if (tok_is(t, "IJ"))
+            *ax = AX_IJ;
+        else if (tok_is(t, "K"))
+            *ax = AX_K;
+        else
+            expected(t, "field axes (IJK, IJ or K)");
+        ps->tok = t->next;
+    }
+    skip(ps, ">");
+}
+
+/* ---- expressions ---- */
+
+static Node *expr(Parser *ps);
+
+static Node *binary(Token *t, const char *op, Node *l, Node *r) {
+    Node *n = new_node(ND_BINARY, t->loc);
+    n->op = op;
+    n->lhs = l;
+    n->rhs = r;
+    return n;
+}
+
+static Node *call_args(Parser *ps, Node *call) {
+    Node head = {0}, *cur = &head;
+    skip(ps, "(");
+    while (!tok_is(ps->tok, ")")) {
+        if (cur != &head)
+            skip(ps, ",");
+        Token *t = ps->tok;
+        if (t->kind == TK_IDENT && tok_is(t->next, "=")) {
+            Node *a = new_node(ND_ARG, t->loc);
+            a->name = ident(ps, "a name");
+            skip(ps, "=");
+            a->lhs = expr(ps);
+            cur = cur->next = a;
+        } else {
+            cur = cur->next = expr(ps);
+        }
+    }
+    skip(ps, ")");
+    call->args = head.next;
+    return call;
+}
+
+/* access := name ['[' e {, e} ']'] ['.' 'at' '(' 'K' '=' e ')'] */
+static Node *access(Parser *ps, Token *t) {
+    Node *n = new_node(ND_ACCESS, t->loc);
+    n->name = fpo_strndup(t->s, (size_t)t->len);
+    if (consume(ps, "[")) {
+        do {
+            if (n->nidx == 3)
+                fpo_error_at(ps->tok->loc, "too many indices (at most 3)");
+            n->idx[n->nidx++] = expr(ps);
+        } while (consume(ps, ","));
+        skip(ps, "]");
+    }
+    if (tok_is(ps->tok, ".")) {
+        Token *dot = ps->tok;
+        ps->tok = dot->next;
+        if (!tok_is(ps->tok, "at"))
+            expected(ps->tok, "'at' after '.'");
+        if (n->nidx)
+            fpo_error_at(dot->loc, "'.at' cannot follow an index");
+        ps->tok = ps->tok->next;
+        skip(ps, "(");
+        if (!tok_is(ps->tok, "K"))
+            expected(ps->tok, "'K' in '.at(K = ...)'");
+        ps->tok = ps->tok->next;
+        skip(ps, "=");
+        n->at = true;
+        n->idx[0] = expr(ps);
+        skip(ps, ")");
+    }
+    return n;
+}
+
+static Node *primary(Parser *ps) {
+    Token *t = ps->tok;
+    if (consume(ps, "(")) {
+        Node *n = expr(ps);
+        skip(ps, ")");
+        return n;
+    }
+    if (t->kind == TK_INT || t->kind == TK_FLOAT) {
+        Node *n = new_node(ND_NUM, t->loc);
+        n->dt = t->kind == TK_INT ? DT_I32 : DT_F64;
+        n->flex = t->kind == TK_FLOAT;
+        n->ival = t->ival;
+        n->fval = t->kind == TK_INT ? (double)t->ival : t->fval;
+        ps->tok = t->next;
+        return n;
+    }
+    if (tok_is(t, "true") || tok_is(t, "false")) {
+        Node *n = new_node(ND_NUM, t->loc);
+        n->dt = DT_BOOL;
+        n->ival = tok_is(t, "true");
+        ps->tok = t->next;
+        return n;
+    }
+    if (t->kind != TK_IDENT)
+        expected(t, "an expression");
+    ps->tok = t->next;
+    DType dt;
+    if (tok_is(ps->tok, "(")) {
+        if (dtype_parse(t->s, t->len, &dt)) {
+            Node *n = new_node(ND_CAST, t->loc);
+            n->dt = dt;
+            skip(ps, "(");
+            n->lhs = expr(ps);
+            skip(ps, ")");
+            return n;
+        }
+        Node *n = new_node(ND_CALL, t->loc);
+        n->name = fpo_strndup(t->s, (size_t)t->len);
+        return call_args(ps, n);
+    }
+    return access(ps, t);
+}
+
+static Node *unary(Parser *ps) {
+    Token *t = ps->tok;
+    const char *ops[] = {"-", "+", "!"};
+    for (int i = 0; i < 3; i++)
+        if (consume(ps, ops[i])) {
+            Node *n = new_node(ND_UNARY, t->loc);
+            n->op = ops[i];
+            n->lhs = unary(ps);
+            return n;
+        }
+    return primary(ps);
+}
+
+/* Binary levels, loosest first; each level is left associative. */
+static const char *levels[][5] = {
+    {"||"}, {"&&"}, {"==", "!="}, {"<", "<=", ">", ">="}, {"+", "-"}, {"*", "/", "%"},
+};
+enum { NLEVELS = sizeof levels / sizeof *levels };
+
+static Node *binary_level(Parser *ps, int lv) {
+    if (lv == NLEVELS)
+        return unary(ps);
+    Node *n = binary_level(ps, lv + 1);
+    for (;;) {
+        Token *t = ps->tok;
+        const char *op = NULL;
+        for (int i = 0; i < 5 && levels[lv][i]; i++)
+            if (tok_is(t, levels[lv][i]))
+                op = levels[lv][i];
+        if (!op)
+            return n;
+        ps->tok = t->next;
+        n = binary(t, op, n, binary_level(ps, lv + 1));
+    }
+}
+
+static Node *expr(Parser *ps) {
+    Node *c = binary_level(ps, 0);
+    Token *t = ps->tok;
+    if (!consume(ps, "?"))
+        return c;
+    Node *n = new_node(ND_COND, t->loc);
+    n->cond = c;
+    n->then = expr(ps);
+    skip(ps, ":");
+    n->els = expr(ps);
+    return n;
+}
+
+/* ---- statements ---- */
+
+static Node *stmt(Parser *ps);
+
+static Node *block(Parser *ps) {
+    skip(ps, "{");
+    Node head = {0}, *cur = &head;
+    while (!consume(ps, "}")) {
+        if (ps->tok->kind == TK_EOF)
+            expected(ps->tok, "'}'");
+        cur = cur->next = stmt(ps);
+    }
+    return head.next;
+}
+
+static const char *assign_ops[] = {"=", "+=", "-=", "*=", "/="};
+
+static Node *domain(Parser *ps, Node *call) {
+    skip(ps, "(");
+    do {
+        Token *t = ps->tok;
+        int ax = tok_is(t, "i") ? 0 : tok_is(t, "j") ? 1 : tok_is(t, "k") ? 2 : -1;
+        if (ax < 0)
+            expected(t, "a domain axis (i, j or k)");
+        if (call->has_dom[ax])
+            fpo_error_at(t->loc, "axis '%.*s' is given twice in the domain", t->len, t->s);
+        ps->tok = t->next;
+        skip(ps, ":");
+        call->has_dom[ax] = true;
+        call->dom_e[ax][0] = expr(ps);
+        skip(ps, "..");
+        call->dom_e[ax][1] = expr(ps);
+    } while (consume(ps, ","));
+    skip(ps, ")");
+    return call;
+}
+
+static Node *stmt(Parser *ps) {
+    Token *t = ps->tok;
+    if (consume(ps, "var")) {
+        Node *n = new_node(ND_VARDECL, ps->tok->loc);
+        n->name = ident(ps, "a variable name");
+        if (consume(ps, ":")) {
+            n->has_type = true;
+            parse_type(ps, &n->vdt, &n->vax);
+        }
+        if (consume(ps, "="))
+            n->rhs = expr(ps);
+        if (!n->has_type && !n->rhs)
+            fpo_error_at(n->loc, "variable '%s' needs a type or an initial value", n->name);
+        skip(ps, ";");
+        return n;
+    }
+    if (consume(ps, "if")) {
+        Node *n = new_node(ND_IF, t->loc);
+        skip(ps, "(");
+        n->cond = expr(ps);
+        skip(ps, ")");
+        n->then = block(ps);
+        if (consume(ps, "else"))
+            n->els = tok_is(ps->tok, "if") ? stmt(ps) : block(ps);
+        return n;
+    }
+    if (consume(ps, "while")) {
+        Node *n = new_node(ND_WHILE, t->loc);
+        skip(ps, "(");
+        n->cond = expr(ps);
+        skip(ps, ")");
+        n->body = block(ps);
+        return n;
+    }
+    if (consume(ps, "for")) {
+        Node *n = new_node(ND_FOR, t->loc);
+        skip(ps, "(");
+        n->name = ident(ps, "a loop variable");
+        skip(ps, "in");
+        n->lhs = expr(ps);
+        skip(ps, "..");
+        n->rhs = expr(ps);
+        skip(ps, ")");
+        n->body = block(ps);
+        return n;
+    }
+    if (consume(ps, "return")) {
+        Node *n = new_node(ND_RETURN, t->loc);
+        n->lhs = expr(ps);
+        skip(ps, ";");
+        return n;
+    }
+    if (t->kind != TK_IDENT)
+        expected(t, "a statement");
+    ps->tok = t->next;
+    if (tok_is(ps->tok, "(")) {
+        Node *n = new_node(ND_CALL, t->loc);
+        n->name = fpo_strndup(t->s, (size_t)t->len);
+        call_args(ps, n);
+        if (consume(ps, "domain"))
+            domain(ps, n);
+        skip(ps, ";");
+        return n;
+    }
+    Node *target = access(ps, t);
+    Token *op = ps->tok;
+    for (int i = 0; i < 5; i++)
+        if (consume(ps, assign_ops[i])) {
+            Node *n = new_node(ND_ASSIGN, op->loc);
+            n->op = assign_ops[i];
+            n->lhs = target;
+            n->rhs = expr(ps);
+            skip(ps, ";");
+            return n;
+        }
+    expected(op, "an assignment ('=', '+=', '-=', '*=' or '/=')");
+}
+
+/* ---- declarations ---- */
+
+static void params(Parser *ps, Decl *d) {
+    skip(ps, "(");
+    while (!tok_is(ps->tok, ")")) {
+        if (d->nparams)
+            skip(ps, ",");
+        Var *v = fpo_new(sizeof *v);
+        v->loc = ps->tok->loc;
+        v->name = ident(ps, "a parameter name");
+        v->kind = VK_PARAM;
+        skip(ps, ":");
+        parse_type(ps, &v->dt, &v->ax);
+        v->id = d->nparams;
+        VPUSH(d->params, d->nparams, v);
+    }
+    skip(ps, ")");
+}
+
+/* bound := ('bottom' | 'top') [('+' | '-') expr] */
+static KBound kbound(Parser *ps) {
+    KBound b = {0};
+    Token *t = ps->tok;
+    if (tok_is(t, "bottom"))
+        b.base = B_BOTTOM;
+    else if (tok_is(t, "top"))
+        b.base = B_TOP;
+    else
+        expected(t, "an interval bound ('bottom + n' or 'top - n')");
+    ps->tok = t->next;
+    b.sign = 1;
+    if (consume(ps, "+"))
+        b.expr = binary_level(ps, 4 + 1);
+    else if (consume(ps, "-")) {
+        b.sign = -1;
+        b.expr = binary_level(ps, 4 + 1);
+    }
+    return b;
+}
+
+static Interval interval(Parser *ps) {
+    Interval iv = {0};
+    iv.loc = skip(ps, "interval")->loc;
+    skip(ps, "(");
+    iv.lo = kbound(ps);
+    skip(ps, ",");
+    iv.hi = kbound(ps);
+    skip(ps, ")");
+    iv.body = block(ps);
+    return iv;
+}
+
+/* computation := 'computation' '(' ORDER ')' ( interval | '{' (interval+ | stmt*) '}' ) */
+static Comp computation(Parser *ps) {
+    Comp c = {0};
+    c.loc = skip(ps, "computation")->loc;
+    skip(ps, "(");
+    Token *t = ps->tok;
+    if (tok_is(t, "PARALLEL"))
+        c.order = ORD_PARALLEL;
+    else if (tok_is(t, "FORWARD"))
+        c.order = ORD_FORWARD;
+    else if (tok_is(t, "BACKWARD"))
+        c.order = ORD_BACKWARD;
+    else
+        expected(t, "PARALLEL, FORWARD or BACKWARD");
+    ps->tok = t->next;
+    skip(ps, ")");
+    if (tok_is(ps->tok, "interval")) {
+        Interval iv = interval(ps);
+        VPUSH(c.ivs, c.nivs, iv);
+        return c;
+    }
+    if (tok_is(ps->tok, "{") && tok_is(ps->tok->next, "interval")) {
+        skip(ps, "{");
+        while (!consume(ps, "}")) {
+            Interval iv = interval(ps);
+            VPUSH(c.ivs, c.nivs, iv);
+        }
+        return c;
+    }
+    Interval iv = {0};
+    iv.loc = ps->tok->loc;
+    iv.lo = (KBound){B_BOTTOM, 0, NULL, 1};
+    iv.hi = (KBound){B_TOP, 0, NULL, 1};
+    iv.body = block(ps);
+    VPUSH(c.ivs, c.nivs, iv);
+    return c;
+}
+
+static Decl *new_decl(Parser *ps, DeclKind kind, Loc loc) {
+    Decl *d = fpo_new(sizeof *d);
+    d->kind = kind;
+    d->loc = loc;
+    d->from_cmdline = ps->cmdline;
+    return d;
+}
+
+static void import(Parser *ps, Token *kw) {
+    Token *t = ps->tok;
+    if (t->kind != TK_STR)
+        expected(t, "a file name in quotes");
+    ps->tok = t->next;
+    skip(ps, ";");
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", kw->loc.file->path);
+    char *path = t->str[0] == '/' ? t->str : fpo_fmt("%s/%s", dirname(dir), t->str);
+    fpo_parse_file(path, t->loc, false, ps->decls, ps->ndecls);
+}
+
+static void top_decl(Parser *ps) {
+    Token *t = ps->tok;
+    if (consume(ps, "import")) {
+        import(ps, t);
+        return;
+    }
+    Decl *d;
+    if (consume(ps, "external")) {
+        d = new_decl(ps, D_EXTERNAL, ps->tok->loc);
+        d->name = ident(ps, "an external name");
+        Var *v = fpo_new(sizeof *v);
+        v->name = d->name;
+        v->loc = d->loc;
+        v->kind = VK_EXTERNAL;
+        skip(ps, ":");
+        v->dt = parse_dtype(ps);
+        v->ax = AX_SCALAR;
+        skip(ps, "=");
+        d->ext_init = expr(ps);
+        skip(ps, ";");
+        d->ext = v;
+    } else if (consume(ps, "function")) {
+        d = new_decl(ps, D_FUNCTION, ps->tok->loc);
+        d->name = ident(ps, "a function name");
+        params(ps, d);
+        skip(ps, "->");
+        d->ret = parse_dtype(ps);
+        d->body = block(ps);
+    } else if (consume(ps, "stencil")) {
+        d = new_decl(ps, D_STENCIL, ps->tok->loc);
+        d->name = ident(ps, "a stencil name");
+        params(ps, d);
+        skip(ps, "{");
+        while (!consume(ps, "}")) {
+            if (!tok_is(ps->tok, "computation"))
+                expected(ps->tok, "'computation' or '}'");
+            Comp c = computation(ps);
+            VPUSH(d->comps, d->ncomps, c);
+        }
+    } else if (consume(ps, "program")) {
+        d = new_decl(ps, D_PROGRAM, ps->tok->loc);
+        d->name = ident(ps, "a program name");
+        params(ps, d);
+        d->body = block(ps);
+    } else {
+        expected(t, "a declaration (import, external, function, stencil or program)");
+    }
+    VPUSH(*ps->decls, *ps->ndecls, d);
+}
+
+void fpo_parse_file(const char *path, Loc from, bool cmdline, Decl ***decls, int *ndecls) {
+    int nfiles = 0;
+    for (FpoFile *f = fpo_files(); f; f = f->next)
+        nfiles++;
+    FpoFile *file = fpo_load(path);
+    if (!file) {
+        if (from.file)
+            fpo_error_at(from, "%s", fpo_errmsg);
+        fpo_error("%s", fpo_errmsg);
+    }
+    int now = 0;
+    for (FpoFile *f = fpo_files(); f; f = f->next)
+        now++;
+    if (now == nfiles)
+        return;   /* read already: imported once */
+    Parser ps = {fpo_lex(file), decls, ndecls, cmdline};
+    while (ps.tok->kind != TK_EOF)
+        top_decl(&ps);
+}

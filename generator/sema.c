@@ -1,0 +1,1211 @@
+/* sema.c: takes the declarations of every file and the -D overrides, gives a checked AST:
+ * names resolved, types known, externals valued, and GT4Py's rules enforced. */
+#include "fpo.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const Builtin fpo_builtins[] = {
+    {"abs", 1, BK_SAME},     {"sign", 1, BK_SAME},     {"min", 2, BK_MINMAX},
+    {"max", 2, BK_MINMAX},   {"mod", 2, BK_MOD},       {"sqrt", 1, BK_FLOAT},
+    {"cbrt", 1, BK_FLOAT},   {"exp", 1, BK_FLOAT},     {"log", 1, BK_FLOAT},
+    {"log10", 1, BK_FLOAT},  {"pow", 2, BK_FLOAT2},    {"sin", 1, BK_FLOAT},
+    {"cos", 1, BK_FLOAT},    {"tan", 1, BK_FLOAT},     {"asin", 1, BK_FLOAT},
+    {"acos", 1, BK_FLOAT},   {"atan", 1, BK_FLOAT},    {"atan2", 2, BK_FLOAT2},
+    {"sinh", 1, BK_FLOAT},   {"cosh", 1, BK_FLOAT},    {"tanh", 1, BK_FLOAT},
+    {"asinh", 1, BK_FLOAT},  {"acosh", 1, BK_FLOAT},   {"atanh", 1, BK_FLOAT},
+    {"floor", 1, BK_ROUND},  {"ceil", 1, BK_ROUND},    {"trunc", 1, BK_ROUND},
+    {"round", 1, BK_ROUND},  {"isnan", 1, BK_PRED},    {"isfinite", 1, BK_PRED},
+    {"isinf", 1, BK_PRED},   {"erf", 1, BK_FLOAT},     {"erfc", 1, BK_FLOAT},
+    {"gamma", 1, BK_FLOAT},  {NULL, 0, BK_SAME},
+};
+
+int builtin_find(const char *name) {
+    for (int i = 0; fpo_builtins[i].name; i++)
+        if (!strcmp(fpo_builtins[i].name, name))
+            return i + 1;
+    return 0;
+}
+
+static const char *dtype_names[] = {"f32", "f64", "i32", "bool"};
+static const char *axes_names[] = {"IJK", "IJ", "K", "scalar"};
+
+const char *dtype_name(DType dt) { return dtype_names[dt]; }
+const char *axes_name(Axes ax) { return axes_names[ax]; }
+
+bool dtype_parse(const char *s, int len, DType *dt) {
+    for (int i = 0; i < 4; i++)
+        if ((int)strlen(dtype_names[i]) == len && !memcmp(s, dtype_names[i], (size_t)len)) {
+            *dt = (DType)i;
+            return true;
+        }
+    return false;
+}
+
+static const char *type_str(DType dt, Axes ax) {
+    if (ax == AX_SCALAR)
+        return dtype_name(dt);
+    return fpo_fmt("field<%s, %s>", dtype_name(dt), axes_name(ax));
+}
+
+/* ---- names ---- */
+
+static const char *reserved[] = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
+    "typedef", "union", "unsigned", "void", "volatile", "while", "bool", "true", "false",
+    "import", "external", "function", "stencil", "program", "computation", "interval", "var",
+    "in", "domain", "field", "PARALLEL", "FORWARD", "BACKWARD", "bottom", "top", "f32", "f64",
+    "i32", "nx", "ny", "nz", "main", NULL,
+};
+
+static void check_name(const char *name, Loc loc) {
+    for (int i = 0; reserved[i]; i++)
+        if (!strcmp(reserved[i], name))
+            fpo_error_at(loc, "'%s' is a reserved word", name);
+    if (!strncmp(name, "fpo_", 4) || !strncmp(name, "FPO_", 4) || name[0] == '_')
+        fpo_error_at(loc, "names starting with 'fpo_', 'FPO_' or '_' are reserved");
+    if (builtin_find(name))
+        fpo_error_at(loc, "'%s' is the name of a builtin", name);
+}
+
+typedef enum { CX_CONST, CX_FUNCTION, CX_STENCIL, CX_PROGRAM } CtxKind;
+
+typedef struct Ctx {
+    CtxKind kind;
+    Decl **decls;
+    int ndecls;
+    Decl *owner;       /* the function, stencil or program being checked */
+    Var **scope;
+    int nscope;
+    Comp *comp;        /* stencil: the computation being checked */
+    Interval *iv;
+    char **written;    /* PARALLEL computation: names written in it */
+    int nwritten;
+} Ctx;
+
+static Decl *find_decl(Ctx *cx, const char *name) {
+    for (int i = 0; i < cx->ndecls; i++)
+        if (cx->decls[i]->kind != D_IMPORT && !strcmp(cx->decls[i]->name, name))
+            return cx->decls[i];
+    return NULL;
+}
+
+static Var *find_var(Ctx *cx, const char *name) {
+    for (int i = cx->nscope - 1; i >= 0; i--)
+        if (!strcmp(cx->scope[i]->name, name))
+            return cx->scope[i];
+    return NULL;
+}
+
+static Var *declare(Ctx *cx, const char *name, Loc loc, VarKind kind, DType dt, Axes ax) {
+    check_name(name, loc);
+    if (find_var(cx, name) || find_decl(cx, name))
+        fpo_error_at(loc, "'%s' is already defined", name);
+    Var *v = fpo_new(sizeof *v);
+    v->name = fpo_strdup(name);
+    v->loc = loc;
+    v->kind = kind;
+    v->dt = dt;
+    v->ax = ax;
+    VPUSH(cx->scope, cx->nscope, v);
+    return v;
+}
+
+static const char *decl_kind(Decl *d) {
+    static const char *k[] = {"import", "external", "function", "stencil", "program"};
+    return k[d->kind];
+}
+
+/* ---- constant values ---- */
+
+static double as_f(Value v) { return v.dt == DT_F32 || v.dt == DT_F64 ? v.f : (double)v.i; }
+
+bool const_eval(Node *n, Value *v) {
+    Value a, b;
+    switch (n->kind) {
+    case ND_NUM:
+        *v = (Value){n->dt, n->ival, n->fval};
+        return true;
+    case ND_ACCESS:
+        if (!n->var || n->var->kind != VK_EXTERNAL || !n->var->value)
+            return false;
+        return const_eval(n->var->value, v);
+    case ND_CAST:
+        if (!const_eval(n->lhs, &a))
+            return false;
+        v->dt = n->dt;
+        if (n->dt == DT_F32 || n->dt == DT_F64) {
+            v->f = as_f(a);
+            if (n->dt == DT_F32)
+                v->f = (float)v->f;
+        } else if (n->dt == DT_BOOL)
+            v->i = as_f(a) != 0;
+        else
+            v->i = a.dt == DT_I32 || a.dt == DT_BOOL ? a.i : (int64_t)(int32_t)a.f;
+        v->f = n->dt == DT_F32 || n->dt == DT_F64 ? v->f : (double)v->i;
+        return true;
+    case ND_UNARY:
+        if (!const_eval(n->lhs, &a))
+            return false;
+        *v = a;
+        if (*n->op == '-') {
+            v->i = -a.i;
+            v->f = -a.f;
+        } else if (*n->op == '!')
+            v->i = !a.i;
+        v->dt = n->dt;
+        return true;
+    case ND_COND:
+        if (!const_eval(n->cond, &a))
+            return false;
+        return const_eval(a.i ? n->then : n->els, v);
+    case ND_BINARY: {
+        if (!const_eval(n->lhs, &a) || !const_eval(n->rhs, &b))
+            return false;
+        const char *op = n->op;
+        bool fl = a.dt == DT_F32 || a.dt == DT_F64 || b.dt == DT_F32 || b.dt == DT_F64;
+        double x = as_f(a), y = as_f(b);
+        v->dt = n->dt;
+        v->i = 0;
+        v->f = 0;
+        if (!strcmp(op, "&&"))
+            v->i = a.i && b.i;
+        else if (!strcmp(op, "||"))
+            v->i = a.i || b.i;
+        else if (!strcmp(op, "=="))
+            v->i = fl ? x == y : a.i == b.i;
+        else if (!strcmp(op, "!="))
+            v->i = fl ? x != y : a.i != b.i;
+        else if (!strcmp(op, "<"))
+            v->i = fl ? x < y : a.i < b.i;
+        else if (!strcmp(op, "<="))
+            v->i = fl ? x <= y : a.i <= b.i;
+        else if (!strcmp(op, ">"))
+            v->i = fl ? x > y : a.i > b.i;
+        else if (!strcmp(op, ">="))
+            v->i = fl ? x >= y : a.i >= b.i;
+        else if (fl) {
+            if (*op == '+')
+                v->f = x + y;
+            else if (*op == '-')
+                v->f = x - y;
+            else if (*op == '*')
+                v->f = x * y;
+            else if (*op == '/')
+                v->f = x / y;
+            else
+                return false;
+            if (n->dt == DT_F32)
+                v->f = (float)v->f;
+        } else {
+            if ((*op == '/' || *op == '%') && b.i == 0)
+                return false;
+            if (*op == '+')
+                v->i = (int32_t)(a.i + b.i);
+            else if (*op == '-')
+                v->i = (int32_t)(a.i - b.i);
+            else if (*op == '*')
+                v->i = (int32_t)(a.i * b.i);
+            else if (*op == '/')
+                v->i = a.i / b.i;
+            else
+                v->i = a.i % b.i;
+        }
+        if (v->dt != DT_F32 && v->dt != DT_F64)
+            v->f = (double)v->i;
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+static Node *value_node(Value v, Loc loc) {
+    Node *n = new_node(ND_NUM, loc);
+    n->dt = v.dt;
+    n->ival = v.i;
+    n->fval = v.f;
+    return n;
+}
+
+/* ---- expressions ---- */
+
+static void check_expr(Ctx *cx, Node *n);
+
+static int rank(DType dt) { return dt == DT_I32 ? 0 : dt == DT_F32 ? 1 : 2; }
+
+/* Give a flexible (float-literal) expression the type f32. */
+static void make_f32(Node *n) {
+    if (!n || !n->flex)
+        return;
+    n->dt = DT_F32;
+    if (n->kind == ND_NUM)
+        n->fval = (float)n->fval;
+    make_f32(n->lhs);
+    make_f32(n->rhs);
+    make_f32(n->then);
+    make_f32(n->els);
+    for (Node *a = n->args; a; a = a->next)
+        make_f32(a);
+}
+
+static void need_number(Node *n, const char *what) {
+    if (n->dt == DT_BOOL)
+        fpo_error_at(n->loc, "%s needs a number, not bool", what);
+}
+
+/* The type of arithmetic on a and b: the wider one; a float literal takes f32 beside f32. */
+static DType unify(Node *a, Node *b, const char *what) {
+    need_number(a, what);
+    need_number(b, what);
+    if (a->flex && !b->flex && b->dt == DT_F32)
+        make_f32(a);
+    if (b->flex && !a->flex && a->dt == DT_F32)
+        make_f32(b);
+    return rank(a->dt) >= rank(b->dt) ? a->dt : b->dt;
+}
+
+/* Check that `n` converts implicitly to `to` (widening only). */
+static void coerce(Node *n, DType to, const char *what) {
+    if (n->dt == to)
+        return;
+    if (n->flex && to == DT_F32) {
+        make_f32(n);
+        return;
+    }
+    if (n->dt != DT_BOOL && to != DT_BOOL && rank(n->dt) < rank(to))
+        return;
+    fpo_error_at(n->loc, "cannot convert %s to %s implicitly in %s (use a cast)",
+                 dtype_name(n->dt), dtype_name(to), what);
+}
+
+static void need_bool(Node *n, const char *what) {
+    if (n->dt != DT_BOOL)
+        fpo_error_at(n->loc, "%s must be bool, not %s", what, dtype_name(n->dt));
+}
+
+static bool name_written(Ctx *cx, const char *name) {
+    for (int i = 0; i < cx->nwritten; i++)
+        if (!strcmp(cx->written[i], name))
+            return true;
+    return false;
+}
+
+/* How a function reads its field parameter p: bit 1 a horizontal offset, bit 2 a K offset. */
+static int field_use(Node *n, Var *p) {
+    int use = 0;
+    for (; n; n = n->next) {
+        if (n->kind == ND_ACCESS && n->var == p) {
+            if (n->off[0] || n->off[1])
+                use |= 1;
+            if (n->off[2] || n->kmode != KM_CONST)
+                use |= 2;
+        }
+        if (n->kind == ND_CALL && n->decl && n->decl->kind == D_FUNCTION) {
+            int i = 0;
+            for (Node *a = n->args; a; a = a->next, i++)
+                if (a->kind == ND_ACCESS && a->var == p && a->nidx == 0)
+                    use |= field_use(n->decl->body, n->decl->params[i]);
+        }
+        use |= field_use(n->lhs, p) | field_use(n->rhs, p) | field_use(n->cond, p) |
+               field_use(n->then, p) | field_use(n->els, p) | field_use(n->body, p) |
+               field_use(n->kexpr, p);
+        if (n->kind != ND_CALL)
+            use |= field_use(n->args, p);
+        else
+            for (Node *a = n->args; a; a = a->next)
+                if (!(a->kind == ND_ACCESS && a->nidx == 0))
+                    use |= field_use(a, p);
+    }
+    return use;
+}
+
+/* Rules 2 and 3: a field written in a PARALLEL computation is read there only at (0, 0, 0). */
+static void check_parallel_read(Ctx *cx, Var *v, Loc loc, int use) {
+    if (!cx->comp || cx->comp->order != ORD_PARALLEL || !name_written(cx, v->name))
+        return;
+    if (use & 1)
+        fpo_error_at(loc,
+                     "'%s' is written in this PARALLEL computation and cannot be read at a "
+                     "horizontal offset in it",
+                     v->name);
+    if (use & 2)
+        fpo_error_at(loc,
+                     "'%s' is written in this PARALLEL computation and cannot be read at a K "
+                     "offset in it",
+                     v->name);
+}
+
+static int64_t const_int(Node *n, const char *what) {
+    Value v;
+    if (!const_eval(n, &v) || v.dt != DT_I32)
+        fpo_error_at(n->loc, "%s must be a constant integer", what);
+    return v.i;
+}
+
+static Var *resolve(Ctx *cx, Node *n) {
+    Var *v = find_var(cx, n->name);
+    if (!v) {
+        Decl *d = find_decl(cx, n->name);
+        if (d && d->kind == D_EXTERNAL)
+            v = d->ext;
+        else if (d)
+            fpo_error_at(n->loc, "'%s' is a %s, not a value", n->name, decl_kind(d));
+        else
+            fpo_error_at(n->loc, "unknown name '%s'", n->name);
+    }
+    if (v->kind == VK_EXTERNAL && !v->value)
+        fpo_error_at(n->loc, "external '%s' is used before its value is known", n->name);
+    n->var = v;
+    return v;
+}
+
+/* Resolve an access and its offsets; `write` skips the read rules. */
+static void check_access(Ctx *cx, Node *n, bool write) {
+    Var *v = resolve(cx, n);
+    n->dt = v->dt;
+    if (v->ax == AX_SCALAR) {
+        if (n->nidx || n->at)
+            fpo_error_at(n->loc, "'%s' is a scalar and cannot be indexed", v->name);
+        return;
+    }
+    if (cx->kind == CX_PROGRAM)
+        fpo_error_at(n->loc, "field '%s' cannot be used as a value in a program", v->name);
+    int dims = v->ax == AX_IJK ? 3 : v->ax == AX_IJ ? 2 : 1;
+    if (n->nidx && n->nidx != dims)
+        fpo_error_at(n->loc, "field '%s' (%s) takes %d indices, got %d", v->name,
+                     axes_name(v->ax), dims, n->nidx);
+    if (n->at) {
+        if (v->ax == AX_IJ)
+            fpo_error_at(n->loc, "'.at(K = ...)' needs a field with a K axis; '%s' is IJ",
+                         v->name);
+        check_expr(cx, n->idx[0]);
+        if (n->idx[0]->dt != DT_I32)
+            fpo_error_at(n->idx[0]->loc, "a K index must be i32, not %s",
+                         dtype_name(n->idx[0]->dt));
+        n->kmode = KM_ABS;
+        n->kexpr = n->idx[0];
+    }
+    int axis[3] = {0, 1, 2};
+    if (v->ax == AX_K)
+        axis[0] = 2;
+    for (int d = 0; d < n->nidx; d++) {
+        Node *e = n->idx[d];
+        check_expr(cx, e);
+        Value val;
+        if (const_eval(e, &val) && val.dt == DT_I32) {
+            n->off[axis[d]] = val.i;
+            continue;
+        }
+        if (axis[d] != 2)
+            fpo_error_at(e->loc, "an I or J offset must be a constant integer");
+        if (e->dt != DT_I32)
+            fpo_error_at(e->loc, "a K offset must be i32, not %s", dtype_name(e->dt));
+        n->kmode = KM_VAR;
+        n->kexpr = e;
+    }
+    if (write)
+        return;
+    if (v->kind == VK_TEMP && cx->kind == CX_STENCIL && !v->written)
+        fpo_error_at(n->loc, "temporary '%s' is read before it is written", v->name);
+    int use = (n->off[0] || n->off[1] ? 1 : 0) | (n->off[2] || n->kmode != KM_CONST ? 2 : 0);
+    check_parallel_read(cx, v, n->loc, use);
+}
+
+static void check_builtin(Ctx *cx, Node *n, int b, int nargs) {
+    const Builtin *bi = &fpo_builtins[b - 1];
+    if (nargs != bi->nargs)
+        fpo_error_at(n->loc, "builtin '%s' takes %d argument%s, got %d", bi->name, bi->nargs,
+                     bi->nargs == 1 ? "" : "s", nargs);
+    n->builtin = b;
+    Node *a = n->args, *c = a ? a->next : NULL;
+    for (Node *x = a; x; x = x->next) {
+        if (x->kind == ND_ARG)
+            fpo_error_at(x->loc, "builtin '%s' takes no named arguments", bi->name);
+        check_expr(cx, x);
+    }
+    const char *what = fpo_fmt("'%s'", bi->name);
+    switch (bi->kind) {
+    case BK_SAME:
+        need_number(a, what);
+        n->dt = a->dt;
+        n->flex = a->flex;
+        break;
+    case BK_MINMAX:
+    case BK_MOD:
+        n->dt = unify(a, c, what);
+        n->flex = a->flex && c->flex;
+        break;
+    case BK_FLOAT:
+    case BK_ROUND:
+        need_number(a, what);
+        n->dt = a->dt == DT_F32 ? DT_F32 : DT_F64;
+        n->flex = a->flex;
+        break;
+    case BK_FLOAT2:
+        n->dt = unify(a, c, what) == DT_F32 ? DT_F32 : DT_F64;
+        n->flex = a->flex && c->flex;
+        break;
+    case BK_PRED:
+        need_number(a, what);
+        n->dt = DT_BOOL;
+        break;
+    }
+}
+
+/* Bind call arguments (positional, then named) to the callee's parameters, in order. */
+static Node **bind_args(Node *n, Decl *d) {
+    Node **argv = fpo_new(sizeof(Node *) * (size_t)(d->nparams + 1));
+    int pos = 0, nargs = 0;
+    bool named = false;
+    for (Node *a = n->args; a; a = a->next)
+        nargs++;
+    for (Node *a = n->args; a; a = a->next) {
+        int i;
+        if (a->kind == ND_ARG) {
+            named = true;
+            for (i = 0; i < d->nparams; i++)
+                if (!strcmp(d->params[i]->name, a->name))
+                    break;
+            if (i == d->nparams)
+                fpo_error_at(a->loc, "%s '%s' has no parameter '%s'", decl_kind(d), d->name,
+                             a->name);
+            if (argv[i])
+                fpo_error_at(a->loc, "parameter '%s' of '%s' is bound twice", a->name, d->name);
+            argv[i] = a->lhs;
+            continue;
+        }
+        if (named)
+            fpo_error_at(a->loc, "a positional argument cannot follow a named one");
+        if (pos >= d->nparams)
+            fpo_error_at(n->loc, "%s '%s' takes %d argument%s, got %d", decl_kind(d), d->name,
+                         d->nparams, d->nparams == 1 ? "" : "s", nargs);
+        argv[pos++] = a;
+    }
+    for (int i = 0; i < d->nparams; i++)
+        if (!argv[i])
+            fpo_error_at(n->loc, "%s '%s' takes %d argument%s, got %d (missing '%s')",
+                         decl_kind(d), d->name, d->nparams, d->nparams == 1 ? "" : "s", nargs,
+                         d->params[i]->name);
+    return argv;
+}
+
+/* A field argument: a bare field name whose type is the parameter's. */
+static Var *field_arg(Ctx *cx, Node *a, Var *p, Decl *d) {
+    if (a->kind != ND_ACCESS || a->nidx || a->at)
+        fpo_error_at(a->loc, "parameter '%s' of '%s' is a field; pass a field name", p->name,
+                     d->name);
+    Var *v = resolve(cx, a);
+    if (v->ax == AX_SCALAR)
+        fpo_error_at(a->loc, "parameter '%s' of '%s' is a field; '%s' is a scalar", p->name,
+                     d->name, v->name);
+    if (v->dt != p->dt || v->ax != p->ax)
+        fpo_error_at(a->loc, "'%s' is %s but parameter '%s' of '%s' is %s", v->name,
+                     type_str(v->dt, v->ax), p->name, d->name, type_str(p->dt, p->ax));
+    a->dt = v->dt;
+    return v;
+}
+
+static void check_call_expr(Ctx *cx, Node *n) {
+    int nargs = 0;
+    for (Node *a = n->args; a; a = a->next)
+        nargs++;
+    int b = builtin_find(n->name);
+    if (b) {
+        check_builtin(cx, n, b, nargs);
+        return;
+    }
+    Decl *d = find_decl(cx, n->name);
+    if (!d)
+        fpo_error_at(n->loc, "unknown function '%s'", n->name);
+    if (d->kind != D_FUNCTION)
+        fpo_error_at(n->loc, "'%s' is a %s; only functions and builtins are called in "
+                             "expressions",
+                     n->name, decl_kind(d));
+    if (cx->kind == CX_PROGRAM)
+        fpo_error_at(n->loc, "a program cannot call function '%s'; functions run in stencils",
+                     n->name);
+    n->decl = d;
+    n->argv = bind_args(n, d);
+    n->dt = d->ret;
+    /* Keep args in parameter order for lowering. */
+    Node head = {0}, *cur = &head;
+    for (int i = 0; i < d->nparams; i++) {
+        Node *a = n->argv[i];
+        a->next = NULL;
+        cur = cur->next = a;
+    }
+    n->args = head.next;
+    for (int i = 0; i < d->nparams; i++) {
+        Node *a = n->argv[i];
+        Var *p = d->params[i];
+        if (p->ax == AX_SCALAR) {
+            check_expr(cx, a);
+            coerce(a, p->dt, fpo_fmt("argument '%s' of '%s'", p->name, d->name));
+            continue;
+        }
+        Var *v = field_arg(cx, a, p, d);
+        if (v->kind == VK_TEMP && cx->kind == CX_STENCIL && !v->written)
+            fpo_error_at(a->loc, "temporary '%s' is read before it is written", v->name);
+        check_parallel_read(cx, v, a->loc, field_use(d->body, p));
+    }
+}
+
+static void check_expr(Ctx *cx, Node *n) {
+    switch (n->kind) {
+    case ND_NUM:
+        return;
+    case ND_ACCESS:
+        check_access(cx, n, false);
+        return;
+    case ND_CAST:
+        check_expr(cx, n->lhs);
+        return;
+    case ND_ARG:
+        fpo_error_at(n->loc, "a named argument is only allowed in a call");
+    case ND_CALL:
+        check_call_expr(cx, n);
+        return;
+    case ND_UNARY:
+        check_expr(cx, n->lhs);
+        if (*n->op == '!') {
+            need_bool(n->lhs, "the operand of '!'");
+            n->dt = DT_BOOL;
+        } else {
+            need_number(n->lhs, fpo_fmt("unary '%s'", n->op));
+            n->dt = n->lhs->dt;
+            n->flex = n->lhs->flex;
+        }
+        return;
+    case ND_COND:
+        check_expr(cx, n->cond);
+        need_bool(n->cond, "the condition of '?:'");
+        check_expr(cx, n->then);
+        check_expr(cx, n->els);
+        if (n->then->dt == DT_BOOL || n->els->dt == DT_BOOL) {
+            if (n->then->dt != n->els->dt)
+                fpo_error_at(n->loc, "the branches of '?:' have types %s and %s",
+                             dtype_name(n->then->dt), dtype_name(n->els->dt));
+            n->dt = DT_BOOL;
+            return;
+        }
+        n->dt = unify(n->then, n->els, "'?:'");
+        n->flex = n->then->flex && n->els->flex;
+        return;
+    case ND_BINARY: {
+        check_expr(cx, n->lhs);
+        check_expr(cx, n->rhs);
+        const char *op = n->op;
+        const char *what = fpo_fmt("operator '%s'", op);
+        if (!strcmp(op, "&&") || !strcmp(op, "||")) {
+            need_bool(n->lhs, fpo_fmt("the left operand of '%s'", op));
+            need_bool(n->rhs, fpo_fmt("the right operand of '%s'", op));
+            n->dt = DT_BOOL;
+        } else if ((!strcmp(op, "==") || !strcmp(op, "!=")) &&
+                   (n->lhs->dt == DT_BOOL || n->rhs->dt == DT_BOOL)) {
+            if (n->lhs->dt != n->rhs->dt)
+                fpo_error_at(n->loc, "operator '%s' compares %s with %s", op,
+                             dtype_name(n->lhs->dt), dtype_name(n->rhs->dt));
+            n->dt = DT_BOOL;
+        } else if (strchr("<>=!", op[0])) {
+            unify(n->lhs, n->rhs, what);
+            n->dt = DT_BOOL;
+        } else if (*op == '%') {
+            if (n->lhs->dt != DT_I32 || n->rhs->dt != DT_I32)
+                fpo_error_at(n->loc, "operator '%%' needs i32 operands (use mod() for floats)");
+            n->dt = DT_I32;
+        } else {
+            n->dt = unify(n->lhs, n->rhs, what);
+            n->flex = n->lhs->flex && n->rhs->flex;
+        }
+        return;
+    }
+    default:
+        fpo_error_at(n->loc, "expected an expression");
+    }
+}
+
+/* ---- externals and -D ---- */
+
+static void eval_external(Ctx *cx, Decl *d) {
+    Var *v = d->ext;
+    if (v->value)
+        return;
+    if (d->visiting)
+        fpo_error_at(d->loc, "external '%s' depends on itself", d->name);
+    d->visiting = 1;
+    /* Externals used in the value are evaluated first. */
+    Ctx c = {CX_CONST, cx->decls, cx->ndecls, d, NULL, 0, NULL, NULL, NULL, 0};
+    for (int i = 0; i < cx->ndecls; i++) {
+        Decl *o = cx->decls[i];
+        if (o->kind == D_EXTERNAL && o != d && !o->ext->value) {
+            /* only those the expression names */
+            Node *stack[64];
+            int ns = 0;
+            stack[ns++] = d->ext_init;
+            bool uses = false;
+            while (ns && !uses) {
+                Node *n = stack[--ns];
+                if (!n)
+                    continue;
+                if (n->kind == ND_ACCESS && !strcmp(n->name, o->name))
+                    uses = true;
+                if (ns < 60) {
+                    stack[ns++] = n->lhs;
+                    stack[ns++] = n->rhs;
+                    stack[ns++] = n->cond;
+                    stack[ns++] = n->then;
+                    stack[ns++] = n->els;
+                    stack[ns++] = n->args;
+                    stack[ns++] = n->next;
+                }
+            }
+            if (uses)
+                eval_external(cx, o);
+        }
+    }
+    check_expr(&c, d->ext_init);
+    coerce(d->ext_init, v->dt, fpo_fmt("external '%s'", d->name));
+    Value val;
+    if (!const_eval(d->ext_init, &val))
+        fpo_error_at(d->ext_init->loc, "the value of external '%s' must be a constant",
+                     d->name);
+    if (val.dt != v->dt) {   /* widened */
+        val.f = as_f(val);
+        val.dt = v->dt;
+    }
+    if (v->dt == DT_F32)
+        val.f = (float)val.f;
+    v->value = value_node(val, d->ext_init->loc);
+    d->visiting = 0;
+}
+
+static void apply_define(Ctx *cx, Define *def) {
+    Decl *d = find_decl(cx, def->name);
+    if (!d || d->kind != D_EXTERNAL)
+        fpo_error("-D %s=%s: there is no external named '%s'", def->name, def->value,
+                  def->name);
+    Var *v = d->ext;
+    const char *s = def->value;
+    char *end = NULL;
+    Value val = {v->dt, 0, 0};
+    errno = 0;
+    if (v->dt == DT_BOOL) {
+        if (!strcmp(s, "true") || !strcmp(s, "1"))
+            val.i = 1;
+        else if (strcmp(s, "false") && strcmp(s, "0"))
+            end = (char *)s;
+    } else if (v->dt == DT_I32) {
+        long long x = strtoll(s, &end, 10);
+        if (!*s || *end || errno || x < INT32_MIN || x > INT32_MAX)
+            end = (char *)s;
+        val.i = x;
+        val.f = (double)x;
+    } else {
+        val.f = strtod(s, &end);
+        if (!*s || *end || errno || !isfinite(val.f))
+            end = (char *)s;
+        if (v->dt == DT_F32)
+            val.f = (float)val.f;
+    }
+    if (end == s)
+        fpo_error_at(d->loc, "-D %s=%s: '%s' is not a valid %s value", def->name, def->value,
+                     def->value, dtype_name(v->dt));
+    if (v->dt == DT_BOOL)
+        val.f = (double)val.i;
+    v->value = value_node(val, d->loc);
+}
+
+/* ---- stencils ---- */
+
+static void check_stmts(Ctx *cx, Node *n);
+
+static void collect_writes(Ctx *cx, Node *n) {
+    for (; n; n = n->next) {
+        if (n->kind == ND_ASSIGN)
+            VPUSH(cx->written, cx->nwritten, n->lhs->name);
+        if (n->kind == ND_VARDECL && n->rhs)
+            VPUSH(cx->written, cx->nwritten, n->name);
+        collect_writes(cx, n->then);
+        collect_writes(cx, n->els);
+        collect_writes(cx, n->body);
+    }
+}
+
+static void check_write(Ctx *cx, Node *t) {
+    Var *v = t->var;
+    const char *name = v->name;
+    switch (cx->kind) {
+    case CX_FUNCTION:
+        if (v->kind != VK_LOCAL)
+            fpo_error_at(t->loc, "a function can only assign its own variables; '%s' is %s",
+                         name, v->kind == VK_PARAM ? "a parameter" : "an external");
+        return;
+    case CX_PROGRAM:
+        if (v->kind == VK_PARAM)
+            fpo_error_at(t->loc, "cannot assign to parameter '%s' of a program", name);
+        if (v->kind == VK_LOOP)
+            fpo_error_at(t->loc, "cannot assign to loop variable '%s'", name);
+        if (v->kind == VK_EXTERNAL)
+            fpo_error_at(t->loc, "cannot assign to external '%s'", name);
+        if (v->ax != AX_SCALAR)
+            fpo_error_at(t->loc, "a program cannot assign field '%s'; stencils write fields",
+                         name);
+        return;
+    default:
+        break;
+    }
+    if (v->kind == VK_EXTERNAL)
+        fpo_error_at(t->loc, "cannot assign to external '%s'", name);
+    if (v->ax == AX_SCALAR)
+        fpo_error_at(t->loc, "cannot assign to scalar parameter '%s'", name);
+    if (t->off[0] || t->off[1])
+        fpo_error_at(t->loc, "a write must be at offset 0 in I and J ('%s')", name);
+    if (t->kmode != KM_CONST)
+        fpo_error_at(t->loc, "a write needs a constant K offset ('%s')", name);
+    if (t->off[2] && cx->comp->order == ORD_PARALLEL)
+        fpo_error_at(t->loc,
+                     "a write with a K offset is only allowed in FORWARD and BACKWARD "
+                     "computations ('%s')",
+                     name);
+    if (v->ax == AX_K)
+        fpo_error_at(t->loc, "1D (K) field '%s' cannot be written in a stencil", name);
+    if (v->ax == AX_IJ &&
+        !(cx->iv->lo.base == cx->iv->hi.base && cx->iv->hi.off - cx->iv->lo.off == 1))
+        fpo_error_at(t->loc,
+                     "2D (IJ) field '%s' can only be written in an interval one level thick",
+                     name);
+    v->written = true;
+}
+
+static void check_stmt(Ctx *cx, Node *n) {
+    switch (n->kind) {
+    case ND_VARDECL: {
+        DType dt = n->vdt;
+        Axes ax = n->has_type ? n->vax : AX_SCALAR;
+        if (n->rhs) {
+            check_expr(cx, n->rhs);
+            if (!n->has_type)
+                dt = n->rhs->dt;
+            else
+                coerce(n->rhs, dt, fpo_fmt("the value of '%s'", n->name));
+        }
+        VarKind kind = VK_LOCAL;
+        if (cx->kind == CX_STENCIL) {
+            if (ax != AX_SCALAR)
+                fpo_error_at(n->loc, "a stencil temporary is declared with a dtype ('var %s: "
+                                     "f64'); it is a 3D field",
+                             n->name);
+            kind = VK_TEMP;
+            ax = AX_IJK;
+        } else if (ax != AX_SCALAR) {
+            if (cx->kind == CX_FUNCTION)
+                fpo_error_at(n->loc, "a function variable is a scalar, not a field");
+            if (n->rhs)
+                fpo_error_at(n->rhs->loc, "a program temporary cannot have an initial value");
+            kind = VK_TEMP;
+        }
+        Var *v = declare(cx, n->name, n->loc, kind, dt, ax);
+        v->written = n->rhs != NULL;
+        n->var = v;
+        if (kind == VK_TEMP) {
+            v->id = cx->owner->ntemps;
+            VPUSH(cx->owner->temps, cx->owner->ntemps, v);
+        } else {
+            v->id = cx->owner->nlocals;
+            VPUSH(cx->owner->locals, cx->owner->nlocals, v);
+        }
+        return;
+    }
+    case ND_ASSIGN: {
+        Node *t = n->lhs;
+        check_access(cx, t, true);
+        check_write(cx, t);
+        if (strcmp(n->op, "=")) {
+            need_number(t, fpo_fmt("'%s'", n->op));
+            if (t->var->kind == VK_TEMP && cx->kind == CX_STENCIL && !t->var->written)
+                fpo_error_at(t->loc, "temporary '%s' is read before it is written",
+                             t->var->name);
+        }
+        check_expr(cx, n->rhs);
+        coerce(n->rhs, t->dt, fpo_fmt("the assignment to '%s'", t->var->name));
+        if (t->var->kind == VK_TEMP)
+            t->var->written = true;
+        return;
+    }
+    case ND_IF:
+        check_expr(cx, n->cond);
+        need_bool(n->cond, "the condition of 'if'");
+        check_stmts(cx, n->then);
+        if (n->els)
+            check_stmts(cx, n->els);
+        return;
+    case ND_WHILE:
+        if (cx->kind == CX_PROGRAM)
+            fpo_error_at(n->loc, "'while' is not allowed in a program (use 'for')");
+        check_expr(cx, n->cond);
+        need_bool(n->cond, "the condition of 'while'");
+        check_stmts(cx, n->body);
+        return;
+    case ND_RETURN:
+        if (cx->kind != CX_FUNCTION)
+            fpo_error_at(n->loc, "'return' is only allowed in a function");
+        if (n->next)
+            fpo_error_at(n->loc, "'return' must be the last statement of a function");
+        check_expr(cx, n->lhs);
+        coerce(n->lhs, cx->owner->ret, fpo_fmt("the result of '%s'", cx->owner->name));
+        return;
+    case ND_FOR:
+    case ND_CALL:
+        fpo_error_at(n->loc, "%s is only allowed in a program",
+                     n->kind == ND_FOR ? "'for'" : "a call statement");
+    default:
+        fpo_error_at(n->loc, "expected a statement");
+    }
+}
+
+static void check_stmts(Ctx *cx, Node *n) {
+    for (; n; n = n->next)
+        check_stmt(cx, n);
+}
+
+static void check_params(Ctx *cx, Decl *d) {
+    for (int i = 0; i < d->nparams; i++) {
+        Var *p = d->params[i];
+        check_name(p->name, p->loc);
+        if (find_var(cx, p->name) || find_decl(cx, p->name))
+            fpo_error_at(p->loc, "'%s' is already defined", p->name);
+        VPUSH(cx->scope, cx->nscope, p);
+    }
+}
+
+static int64_t bound_off(KBound *b) {
+    if (!b->expr)
+        return 0;
+    int64_t n = const_int(b->expr, "an interval offset");
+    if (n < 0)
+        fpo_error_at(b->expr->loc, "an interval bound is 'bottom + n' or 'top - n' with n >= 0");
+    return b->sign * n;
+}
+
+/* Bottom-relative bounds come before top-relative ones; compare (base, off). */
+static int kcmp(KBound a, KBound b) {
+    if (a.base != b.base)
+        return a.base < b.base ? -1 : 1;
+    return a.off < b.off ? -1 : a.off > b.off;
+}
+
+static void check_intervals(Comp *c) {
+    for (int i = 0; i < c->nivs; i++) {
+        Interval *iv = &c->ivs[i];
+        if (iv->lo.base == B_BOTTOM && iv->lo.sign < 0)
+            fpo_error_at(iv->loc, "an interval bound is 'bottom + n' or 'top - n'");
+        if (iv->hi.base == B_TOP && iv->hi.sign > 0 && iv->hi.expr)
+            fpo_error_at(iv->loc, "an interval bound is 'bottom + n' or 'top - n'");
+        if ((iv->lo.base == B_TOP && iv->lo.sign > 0 && iv->lo.expr) ||
+            (iv->hi.base == B_BOTTOM && iv->hi.sign < 0))
+            fpo_error_at(iv->loc, "an interval bound is 'bottom + n' or 'top - n'");
+        iv->lo.off = bound_off(&iv->lo);
+        iv->hi.off = bound_off(&iv->hi);
+        if (kcmp(iv->lo, iv->hi) >= 0)
+            fpo_error_at(iv->loc, "the interval is empty (its start is not below its end)");
+        if (i == 0)
+            continue;
+        Interval *pv = &c->ivs[i - 1];
+        bool ok = c->order == ORD_BACKWARD ? kcmp(iv->hi, pv->lo) <= 0
+                                           : kcmp(iv->lo, pv->hi) >= 0;
+        if (!ok)
+            fpo_error_at(iv->loc, "intervals of a %s computation must not overlap and must go %s",
+                         c->order == ORD_BACKWARD ? "BACKWARD" : c->order == ORD_FORWARD
+                                                                     ? "FORWARD"
+                                                                     : "PARALLEL",
+                         c->order == ORD_BACKWARD ? "downwards" : "upwards");
+    }
+}
+
+static void check_stencil(Ctx *cx, Decl *d) {
+    cx->kind = CX_STENCIL;
+    cx->owner = d;
+    check_params(cx, d);
+    for (int i = 0; i < d->ncomps; i++) {
+        Comp *c = &d->comps[i];
+        check_intervals(c);
+        cx->comp = c;
+        cx->nwritten = 0;
+        if (c->order == ORD_PARALLEL)
+            for (int j = 0; j < c->nivs; j++)
+                collect_writes(cx, c->ivs[j].body);
+        for (int j = 0; j < c->nivs; j++) {
+            cx->iv = &c->ivs[j];
+            check_stmts(cx, c->ivs[j].body);
+        }
+    }
+    cx->comp = NULL;
+}
+
+static void check_function(Ctx *cx, Decl *d) {
+    cx->kind = CX_FUNCTION;
+    cx->owner = d;
+    check_params(cx, d);
+    Node *last = d->body;
+    while (last && last->next)
+        last = last->next;
+    if (!last || last->kind != ND_RETURN)
+        fpo_error_at(last ? last->loc : d->loc, "function '%s' must end with 'return'",
+                     d->name);
+    for (Node *n = d->body; n; n = n->next)
+        if (n->kind == ND_RETURN && n != last)
+            fpo_error_at(n->loc, "'return' must be the last statement of a function");
+    check_stmts(cx, d->body);
+}
+
+/* ---- programs ---- */
+
+static DBound dom_bound(Node *e) {
+    Value v;
+    if (const_eval(e, &v) && v.dt == DT_I32)
+        return (DBound){DB_ZERO, v.i};
+    if (e->kind == ND_ACCESS && !e->nidx && !e->at) {
+        const char *s = e->name;
+        if (!strcmp(s, "nx") || !strcmp(s, "ny") || !strcmp(s, "nz"))
+            return (DBound){s[1] == 'x' ? DB_NX : s[1] == 'y' ? DB_NY : DB_NZ, 0};
+    }
+    if (e->kind == ND_BINARY && (*e->op == '+' || *e->op == '-') && !e->op[1]) {
+        DBound l = dom_bound(e->lhs);
+        Value r;
+        if (const_eval(e->rhs, &r) && r.dt == DT_I32)
+            return (DBound){l.base, *e->op == '+' ? l.off + r.i : l.off - r.i};
+        if (*e->op == '+' && l.base == DB_ZERO) {
+            DBound rb = dom_bound(e->rhs);
+            return (DBound){rb.base, rb.off + l.off};
+        }
+    }
+    fpo_error_at(e->loc, "a domain bound is nx, ny, nz or an integer, plus or minus a constant");
+}
+
+static void check_domain(Ctx *cx, Node *n) {
+    static const int defaults[3] = {DB_NX, DB_NY, DB_NZ};
+    for (int ax = 0; ax < 3; ax++) {
+        n->dom.lo[ax] = (DBound){DB_ZERO, 0};
+        n->dom.hi[ax] = (DBound){defaults[ax], 0};
+        if (!n->has_dom[ax])
+            continue;
+        for (int s = 0; s < 2; s++) {
+            Node *e = n->dom_e[ax][s];
+            /* Resolve externals; nx, ny, nz stay names. */
+            Node *stack[32];
+            int ns = 0;
+            stack[ns++] = e;
+            while (ns) {
+                Node *x = stack[--ns];
+                if (!x)
+                    continue;
+                if (x->kind == ND_ACCESS && strcmp(x->name, "nx") && strcmp(x->name, "ny") &&
+                    strcmp(x->name, "nz")) {
+                    Var *v = resolve(cx, x);
+                    if (v->kind != VK_EXTERNAL)
+                        fpo_error_at(x->loc, "a domain bound is nx, ny, nz or an integer, plus "
+                                             "or minus a constant");
+                    x->dt = v->dt;
+                } else if (ns < 28) {
+                    stack[ns++] = x->lhs;
+                    stack[ns++] = x->rhs;
+                }
+                if (x->kind == ND_BINARY || x->kind == ND_UNARY)
+                    x->dt = DT_I32;
+            }
+            DBound b = dom_bound(e);
+            if (s == 0)
+                n->dom.lo[ax] = b;
+            else
+                n->dom.hi[ax] = b;
+        }
+        if (n->dom.lo[ax].base == n->dom.hi[ax].base && n->dom.lo[ax].off >= n->dom.hi[ax].off)
+            fpo_error_at(n->dom_e[ax][0]->loc, "the domain on axis %c is empty", "ijk"[ax]);
+    }
+}
+
+static void check_program_call(Ctx *cx, Node *n) {
+    Decl *d = find_decl(cx, n->name);
+    if (!d) {
+        if (builtin_find(n->name))
+            fpo_error_at(n->loc, "a program calls stencils and programs; '%s' is a builtin",
+                         n->name);
+        fpo_error_at(n->loc, "unknown stencil or program '%s'", n->name);
+    }
+    if (d->kind != D_STENCIL && d->kind != D_PROGRAM)
+        fpo_error_at(n->loc, "a program calls stencils and programs; '%s' is a %s", n->name,
+                     decl_kind(d));
+    if (d->kind == D_PROGRAM && (n->has_dom[0] || n->has_dom[1] || n->has_dom[2]))
+        fpo_error_at(n->loc, "a domain is given to stencil calls only; '%s' is a program",
+                     n->name);
+    n->decl = d;
+    n->argv = bind_args(n, d);
+    Var **bound = fpo_new(sizeof(Var *) * (size_t)(d->nparams + 1));
+    for (int i = 0; i < d->nparams; i++) {
+        Node *a = n->argv[i];
+        Var *p = d->params[i];
+        if (p->ax == AX_SCALAR) {
+            check_expr(cx, a);
+            coerce(a, p->dt, fpo_fmt("argument '%s' of '%s'", p->name, d->name));
+            continue;
+        }
+        bound[i] = field_arg(cx, a, p, d);
+        for (int j = 0; j < i; j++)
+            if (bound[j] == bound[i] && (d->params[j]->written || p->written))
+                fpo_error_at(a->loc,
+                             "field '%s' is bound to both '%s' and '%s' of '%s', and one "
+                             "of them is written",
+                             bound[i]->name, d->params[j]->name, p->name, d->name);
+    }
+    check_domain(cx, n);
+}
+
+static void check_pstmts(Ctx *cx, Node *n);
+
+static void check_pstmt(Ctx *cx, Node *n) {
+    switch (n->kind) {
+    case ND_FOR: {
+        check_expr(cx, n->lhs);
+        check_expr(cx, n->rhs);
+        coerce(n->lhs, DT_I32, "a loop bound");
+        coerce(n->rhs, DT_I32, "a loop bound");
+        int saved = cx->nscope;
+        Var *v = declare(cx, n->name, n->loc, VK_LOOP, DT_I32, AX_SCALAR);
+        v->id = cx->owner->nlocals;
+        VPUSH(cx->owner->locals, cx->owner->nlocals, v);
+        n->var = v;
+        check_pstmts(cx, n->body);
+        cx->nscope = saved;
+        return;
+    }
+    case ND_IF:
+        check_expr(cx, n->cond);
+        need_bool(n->cond, "the condition of 'if'");
+        check_pstmts(cx, n->then);
+        check_pstmts(cx, n->els);
+        return;
+    case ND_CALL:
+        check_program_call(cx, n);
+        return;
+    default:
+        check_stmt(cx, n);
+    }
+}
+
+static void check_pstmts(Ctx *cx, Node *n) {
+    for (; n; n = n->next)
+        check_pstmt(cx, n);
+}
+
+static void check_program(Ctx *cx, Decl *d) {
+    cx->kind = CX_PROGRAM;
+    cx->owner = d;
+    check_params(cx, d);
+    check_pstmts(cx, d->body);
+}
+
+/* ---- recursion (rule 7) ---- */
+
+static void check_calls(Ctx *cx, Decl *d, Node *n);
+
+static void visit(Ctx *cx, Decl *d) {
+    if (d->visiting == 2)
+        return;
+    d->visiting = 1;
+    check_calls(cx, d, d->body);
+    d->visiting = 2;
+}
+
+static void check_calls(Ctx *cx, Decl *d, Node *n) {
+    for (; n; n = n->next) {
+        if (n->kind == ND_CALL) {
+            Decl *c = find_decl(cx, n->name);
+            if (c && c->kind == d->kind) {
+                if (c->visiting == 1)
+                    fpo_error_at(n->loc, "%s '%s' calls itself, directly or not (recursion is "
+                                         "not allowed)",
+                                 decl_kind(c), c->name);
+                visit(cx, c);
+            }
+        }
+        check_calls(cx, d, n->lhs);
+        check_calls(cx, d, n->rhs);
+        check_calls(cx, d, n->cond);
+        check_calls(cx, d, n->then);
+        check_calls(cx, d, n->els);
+        check_calls(cx, d, n->body);
+        check_calls(cx, d, n->args);
+        for (int i = 0; i < 3; i++)
+            check_calls(cx, d, n->idx[i]);
+    }
+}
+
+/* ---- entry ---- */
+
+void fpo_sema(Decl **decls, int ndecls, Define *defs, int ndefs) {
+    Ctx cx = {0};
+    cx.decls = decls;
+    cx.ndecls = ndecls;
+    for (int i = 0; i < ndecls; i++) {
+        Decl *d = decls[i];
+        if (d->kind == D_IMPORT)
+            continue;
+        check_name(d->name, d->loc);
+        for (int j = 0; j < i; j++)
+            if (decls[j]->kind != D_IMPORT && !strcmp(decls[j]->name, d->name))
+                fpo_error_at(d->loc, "'%s' is already defined", d->name);
+    }
+    for (int i = 0; i < ndecls; i++)
+        if (decls[i]->kind == D_FUNCTION || decls[i]->kind == D_PROGRAM)
+            visit(&cx, decls[i]);
+    for (int i = 0; i < ndecls; i++)
+        decls[i]->visiting = 0;
+    for (int i = 0; i < ndefs; i++)
+        apply_define(&cx, &defs[i]);
+    for (int i = 0; i < ndecls; i++)
+        if (decls[i]->kind == D_EXTERNAL)
+            eval_external(&cx, decls[i]);
+    static const DeclKind order[] = {D_FUNCTION, D_STENCIL, D_PROGRAM};
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < ndecls; i++) {
+            Decl *d = decls[i];
+            if (d->kind != order[k])
+                continue;
+            cx.nscope = 0;
+            if (d->kind == D_FUNCTION)
+                check_function(&cx, d);
+            else if (d->kind == D_STENCIL)
+                check_stencil(&cx, d);
+            else
+                check_program(&cx, d);
+            d->checked = true;
+        }
+}
+
+Decl *fpo_find_program(Decl **decls, int ndecls, const char *name) {
+    Decl *found = NULL;
+    int n = 0;
+    for (int i = 0; i < ndecls; i++) {
+        Decl *d = decls[i];
+        if (d->kind != D_PROGRAM)
+            continue;
+        if (name && !strcmp(d->name, name))
+            return d;
+        if (!name && d->from_cmdline) {
+            found = d;
+            n++;
+        }
+    }
+    if (name)
+        fpo_error("no program named '%s'", name);
+    if (n == 0)
+        fpo_error("the files hold no program");
+    if (n > 1)
+        fpo_error("the files hold %d programs; choose one with -p NAME", n);
+    return found;
+}
