@@ -1,0 +1,10 @@
+# consumer.cmake: configure, build and run tests/consumer/project against the installed FPO.
+include("${CMAKE_CURRENT_LIST_DIR}/../external_project.cmake")
+file(REMOVE_RECURSE "${WORK}")
+ext_configure("${SOURCE}" "${WORK}")
+ext_build("${WORK}" log)
+ext_run("running the consumer" log "${WORK}/consumer")
+message("${log}")
+if(NOT log MATCHES "consumer: OK")
+  message(FATAL_ERROR "the consumer did not print its OK line")
+endif()

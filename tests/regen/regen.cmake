@@ -1,0 +1,54 @@
+# regen.cmake: builds a copy of tests/regen/project, touches its inputs and checks what each
+# rebuild does (Ninja's output names every step it runs).
+include("${CMAKE_CURRENT_LIST_DIR}/../external_project.cmake")
+
+# Check that the build output `log` of `step` matches each regex in WANT and none in NOT.
+function(expect step log)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "WANT;NOT")
+  foreach(re IN LISTS arg_WANT)
+    if(NOT log MATCHES "${re}")
+      message(FATAL_ERROR "${step}: expected '${re}' in the build output:\n${log}")
+    endif()
+  endforeach()
+  foreach(re IN LISTS arg_NOT)
+    if(log MATCHES "${re}")
+      message(FATAL_ERROR "${step}: did not expect '${re}' in the build output:\n${log}")
+    endif()
+  endforeach()
+endfunction()
+
+file(REMOVE_RECURSE "${WORK}")
+file(COPY "${SOURCE}/" DESTINATION "${WORK}/src")
+set(bin "${WORK}/build")
+ext_configure("${WORK}/src" "${bin}")
+ext_build("${bin}" log)
+expect("first build" "${log}" WANT "generating program regen_main" "generating program regen_other")
+ext_run("running regen_app" out "${bin}/regen_app")
+expect("regen_app" "${out}" WANT "regen_app: 42")
+
+# Touch the file regen_main imports (not listed in SOURCES): only regen_main is regenerated.
+file(TOUCH "${WORK}/src/lib.fpo")
+ext_build("${bin}" log)
+expect("after touching lib.fpo" "${log}" WANT "generating program regen_main"
+       "Linking C executable regen_app" NOT "generating program regen_other")
+
+# Edit it: the new value reaches the program.
+file(READ "${WORK}/src/lib.fpo" text)
+string(REPLACE "41.0" "99.0" text "${text}")
+file(WRITE "${WORK}/src/lib.fpo" "${text}")
+ext_build("${bin}" log)
+expect("after editing lib.fpo" "${log}" WANT "generating program regen_main")
+ext_run("running regen_app" out "${bin}/regen_app")
+expect("regen_app after the edit" "${out}" WANT "regen_app: 100")
+
+# A newer generator regenerates both programs.
+file(TOUCH "${PREFIX}/bin/fpo-gen")
+ext_build("${bin}" log)
+expect("after touching fpo-gen" "${log}" WANT "generating program regen_main"
+       "generating program regen_other")
+
+ext_build("${bin}" log)
+if(GENERATOR MATCHES "Ninja")
+  expect("no-op build" "${log}" WANT "no work to do" NOT "generating")
+endif()
+message("regen: every rebuild did what it should")
