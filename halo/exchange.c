@@ -54,19 +54,37 @@ fpo_halo_status hx_plan_comm(fpo_halo_plan *p, const fpo_halo_decomp *d, fpo_hal
     return FPO_HALO_OK;
 }
 
-#define HX_PACK(T)                                                                           \
-    for (int64_t k = 0; k < sl->nk; k++)                                                     \
-        for (int q = 0; q < g->n; q++) {                                                     \
-            const hx_entry *e = &g->e[q];                                                    \
-            T *src = (T *)sl->base[e->comp] + e->off + k * sl->sk[e->comp];                  \
-            ((T *)buf)[k * g->n + q] = e->sign < 0 ? -*src : *src;                           \
-        }
-#define HX_UNPACK(T)                                                                         \
-    for (int64_t k = 0; k < sl->nk; k++)                                                     \
-        for (int q = 0; q < g->n; q++) {                                                     \
-            const hx_entry *e = &g->e[q];                                                    \
-            ((T *)sl->base[e->comp])[e->off + k * sl->sk[e->comp]] = ((T *)buf)[k * g->n + q]; \
-        }
+/* Gather (pack) or scatter (unpack) one segment, levels outer; a uniform segment takes one
+ * component and sign for all its entries. */
+#define HX_MOVE(T, PACK)                                                                     \
+    do {                                                                                     \
+        T *bf = (T *)buf;                                                                    \
+        const hx_entry *e = g->e;                                                            \
+        if (g->uniform) {                                                                    \
+            T *b = (T *)sl->base[e[0].comp];                                                 \
+            int64_t sk = sl->sk[e[0].comp];                                                  \
+            for (int64_t k = 0; k < sl->nk; k++, b += sk, bf += g->n) {                      \
+                if (!(PACK))                                                                 \
+                    for (int q = 0; q < g->n; q++)                                           \
+                        b[e[q].off] = bf[q];                                                 \
+                else if (e[0].sign > 0)                                                      \
+                    for (int q = 0; q < g->n; q++)                                           \
+                        bf[q] = b[e[q].off];                                                 \
+                else                                                                         \
+                    for (int q = 0; q < g->n; q++)                                           \
+                        bf[q] = -b[e[q].off];                                                \
+            }                                                                                \
+        } else {                                                                             \
+            for (int64_t k = 0; k < sl->nk; k++, bf += g->n)                                 \
+                for (int q = 0; q < g->n; q++) {                                             \
+                    T *p = (T *)sl->base[e[q].comp] + e[q].off + k * sl->sk[e[q].comp];      \
+                    if (PACK)                                                                \
+                        bf[q] = e[q].sign < 0 ? -*p : *p;                                    \
+                    else                                                                     \
+                        *p = bf[q];                                                          \
+                }                                                                            \
+        }                                                                                    \
+    } while (0)
 
 static void pack_host(fpo_halo_plan *p)
 {
@@ -76,11 +94,10 @@ static void pack_host(fpo_halo_plan *p)
             const hx_seg *g = &s->seg[gi];
             const hx_slot *sl = &p->slot[g->item];
             char *buf = p->sbuf + s->at + g->byte;
-            if (sl->dtype == FPO_HALO_F32) {
-                HX_PACK(float)
-            } else {
-                HX_PACK(double)
-            }
+            if (sl->dtype == FPO_HALO_F32)
+                HX_MOVE(float, 1);
+            else
+                HX_MOVE(double, 1);
         }
     }
 }
@@ -92,12 +109,11 @@ static void unpack_host(fpo_halo_plan *p)
         for (int gi = 0; gi < s->nseg; gi++) {
             const hx_seg *g = &s->seg[gi];
             const hx_slot *sl = &p->slot[g->item];
-            const char *buf = p->rbuf + s->at + g->byte;
-            if (sl->dtype == FPO_HALO_F32) {
-                HX_UNPACK(float)
-            } else {
-                HX_UNPACK(double)
-            }
+            char *buf = p->rbuf + s->at + g->byte;
+            if (sl->dtype == FPO_HALO_F32)
+                HX_MOVE(float, 0);
+            else
+                HX_MOVE(double, 0);
         }
     }
 }

@@ -173,6 +173,10 @@ fpo_halo_status fpo_halo_exchange(fpo_halo_plan *plan, fpo_halo_error *err);
 
 /* Bytes this rank sends per exchange, and the number of peers it sends to. */
 size_t fpo_halo_plan_bytes(const fpo_halo_plan *plan, int *npeers);
+/* The plan's peers: fills up to `max` ranks and message sizes (any pointer may be NULL);
+ * returns how many peers there are. */
+int fpo_halo_plan_peers(const fpo_halo_plan *plan, int max, int *rank, size_t *send_bytes,
+                        size_t *recv_bytes);
 void fpo_halo_plan_destroy(fpo_halo_plan *plan);
 
 /* Corner fills for ranks touching a cube corner (no-ops elsewhere), after an exchange. The

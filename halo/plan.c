@@ -205,6 +205,10 @@ static void lay_out(fpo_halo_plan *p)
                 hx_seg *seg = &sides[s]->seg[g];
                 const hx_slot *sl = &p->slot[seg->item];
                 seg->byte = b;
+                seg->uniform = 1;
+                for (int q = 1; q < seg->n; q++)
+                    seg->uniform &= seg->e[q].comp == seg->e[0].comp &&
+                                    seg->e[q].sign == seg->e[0].sign;
                 b += ((size_t)seg->n * (size_t)sl->nk * sl->esize + 7) & ~(size_t)7;
             }
             sides[s]->bytes = b;
@@ -384,6 +388,20 @@ size_t fpo_halo_plan_bytes(const fpo_halo_plan *p, int *npeers)
     if (npeers)
         *npeers = n;
     return p ? p->sbytes : 0;
+}
+
+int fpo_halo_plan_peers(const fpo_halo_plan *p, int max, int *rank, size_t *send_bytes,
+                        size_t *recv_bytes)
+{
+    for (int k = 0; p && k < p->npeers && k < max; k++) {
+        if (rank)
+            rank[k] = p->peer[k].rank;
+        if (send_bytes)
+            send_bytes[k] = p->peer[k].send.bytes;
+        if (recv_bytes)
+            recv_bytes[k] = p->peer[k].recv.bytes;
+    }
+    return p ? p->npeers : 0;
 }
 
 void fpo_halo_plan_destroy(fpo_halo_plan *p)

@@ -1,7 +1,8 @@
 /* halo_test.c: takes a tile size and a layout (argv), gives every kind of exchange item checked
  * point by point against geom.c's independent predictions: depths 1 to 3, f32 and f64, split
  * start / finish around computation, corner fills, D- and C-grid shared-edge sync. Exit 0
- * only with zero mismatches on every rank. */
+ * only with zero mismatches on every rank. Built with HALO_TEST_DEVICE, the exchanges run on
+ * CUDA device copies of the fields (exit 77, skipped, without a device). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,15 @@
 
 #include "fpo_halo.h"
 #include "geom.h"
+
+#ifdef HALO_TEST_DEVICE
+#include <cuda_runtime.h>
+#define DEVICE 1
+#define FLAGS FPO_HALO_DEVICE
+#else
+#define DEVICE 0
+#define FLAGS 0
+#endif
 
 #define H 3             /* halo stored around every field */
 #define POISON (-0.25)  /* never a point's identity */
@@ -20,6 +30,8 @@ typedef struct titem {
     fpo_halo_pos pos[2];
     fpo_halo_dtype dt;
     fpo_halo_field f[2];
+    void *dev[2]; /* device copies (HALO_TEST_DEVICE) */
+    size_t bytes[2];
 } titem;
 
 static int N;
@@ -80,13 +92,40 @@ static titem make_item(fpo_halo_kind kind, fpo_halo_pos spos, fpo_halo_dtype dt,
         int ni = ni_of(it.pos[c]) + 2 * H, nj = nj_of(it.pos[c]) + 2 * H;
         void *data = calloc((size_t)ni * nj * nk, dt == FPO_HALO_F32 ? 4 : 8);
         it.f[c] = fpo_halo_field_make(data, dt, -H, ni - H, -H, nj - H, nk);
+        it.bytes[c] = (size_t)ni * nj * nk * (dt == FPO_HALO_F32 ? 4 : 8);
+#ifdef HALO_TEST_DEVICE
+        if (cudaMalloc(&it.dev[c], it.bytes[c]) != cudaSuccess)
+            MPI_Abort(MPI_COMM_WORLD, 2);
+#endif
     }
     return it;
 }
 
+/* The item the plan sees: the host fields, or their device copies. */
 static fpo_halo_item as_item(const titem *t)
 {
-    return t->nc == 1 ? fpo_halo_scalar(t->f[0], t->pos[0]) : fpo_halo_vector(t->f[0], t->f[1], t->kind);
+    fpo_halo_field f[2] = {t->f[0], t->f[1]};
+    for (int c = 0; DEVICE && c < t->nc; c++)
+        f[c].data = t->dev[c];
+    return t->nc == 1 ? fpo_halo_scalar(f[0], t->pos[0]) : fpo_halo_vector(f[0], f[1], t->kind);
+}
+
+/* Copies the fields to (up = 1) or from their device copies; nothing on the host build. */
+static void mirror(titem *it, int n, int up)
+{
+    for (int k = 0; DEVICE && k < n; k++)
+        for (int c = 0; c < it[k].nc; c++) {
+#ifdef HALO_TEST_DEVICE
+            cudaError_t rc = up ? cudaMemcpy(it[k].dev[c], it[k].f[c].data, it[k].bytes[c],
+                                             cudaMemcpyHostToDevice)
+                                : cudaMemcpy(it[k].f[c].data, it[k].dev[c], it[k].bytes[c],
+                                             cudaMemcpyDeviceToHost);
+            if (rc != cudaSuccess)
+                MPI_Abort(MPI_COMM_WORLD, 2);
+#else
+            (void)up;
+#endif
+        }
 }
 
 static int is_compute(const titem *it, int c, int i, int j)
@@ -318,10 +357,21 @@ int main(int argc, char **argv)
     lx = atoi(argv[2]);
     ly = atoi(argv[3]);
     LV = 6.0 * (2 * N + 1) * (2 * N + 1) * 2 + 2;
+#ifdef HALO_TEST_DEVICE
+    {
+        int ndev = 0;
+        if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+            printf("halo_test: no CUDA device here: skipped\n");
+            MPI_Finalize();
+            return 77;
+        }
+        cudaSetDevice(0);
+    }
+#endif
     CHECK(fpo_halo_decomp_create(&D, MPI_COMM_WORLD, N, lx, ly, &err));
     if (D.rank == 0)
-        printf("halo_test: C%d, %d ranks, layout %d x %d, halo %d, cuda %d\n", N, D.size, lx,
-               ly, H, fpo_halo_has_cuda());
+        printf("halo_test: C%d, %d ranks, layout %d x %d, halo %d, %s memory\n", N, D.size, lx,
+               ly, H, DEVICE ? "device" : "host");
 
     bad = checked = 0;
     bad += verify_neighbours(&checked);
@@ -345,8 +395,10 @@ int main(int argc, char **argv)
         bad = checked = 0;
         for (int k = 0; k < NI; k++)
             fill(&it[k]);
-        CHECK(fpo_halo_plan_create(&plan, &D, depth, NI, items, 0, &err));
+        CHECK(fpo_halo_plan_create(&plan, &D, depth, NI, items, FLAGS, &err));
+        mirror(it, NI, 1);
         CHECK(fpo_halo_exchange(plan, &err));
+        mirror(it, NI, 0);
         for (int k = 0; k < NI; k++)
             bad += verify(&it[k], depth, none, "blocking", &checked);
         bytes = fpo_halo_plan_bytes(plan, &npeers);
@@ -359,11 +411,13 @@ int main(int argc, char **argv)
             bad = checked = 0;
             for (int k = 0; k < NI; k++)
                 fill(&it[k]);
+            mirror(it, NI, 1);
             CHECK(fpo_halo_start(plan, &err));
             for (int j = 0; j < D.ny; j++)
                 for (int i = 0; i < D.nx; i++)
                     sum += get(&it[0].f[0], i, j, 0) * get(&it[5].f[1], i, j, 0);
             CHECK(fpo_halo_finish(plan, &err));
+            mirror(it, NI, 0);
             for (int j = 0; j < D.ny; j++)
                 for (int i = 0; i < D.nx; i++)
                     again += get(&it[0].f[0], i, j, 0) * get(&it[5].f[1], i, j, 0);
@@ -378,7 +432,7 @@ int main(int argc, char **argv)
             checked = 1;
             failed |= report("second start refused", bad, checked);
             /* rebinding one field to a new array */
-            {
+            if (!DEVICE) {
                 titem fresh = make_item(FPO_HALO_SCALAR, FPO_HALO_CENTER, FPO_HALO_F64, 2);
                 bad = checked = 0;
                 fill(&fresh);
@@ -395,8 +449,8 @@ int main(int argc, char **argv)
         fpo_halo_plan_destroy(plan);
     }
 
-    /* corners, after a depth-3 exchange */
-    {
+    /* corners, after a depth-3 exchange (host memory only) */
+    if (!DEVICE) {
         static const struct { int item, dir[2]; const char *name; } fills[] = {
             {0, {0, 0}, "copy_corners X, centre f64"}, {0, {1, 1}, "copy_corners Y, centre f64"},
             {1, {0, 0}, "copy_corners X, centre f32"}, {7, {1, 1}, "copy_corners Y, corner f64"},
@@ -435,12 +489,14 @@ int main(int argc, char **argv)
         fpo_halo_item e[3] = {items[2], items[3], items[4]};
         const int which[3] = {2, 3, 4};
         bad = checked = 0;
-        CHECK(fpo_halo_plan_create_edges(&plan, &D, 3, e, 0, &err));
+        CHECK(fpo_halo_plan_create_edges(&plan, &D, 3, e, FLAGS, &err));
         for (int q = 0; q < 3; q++) {
             fill(&it[which[q]]);
             garbage_edges(&it[which[q]]);
         }
+        mirror(it, NI, 1);
         CHECK(fpo_halo_exchange(plan, &err));
+        mirror(it, NI, 0);
         for (int q = 0; q < 3; q++)
             bad += verify_edges(&it[which[q]], &checked);
         failed |= report("shared-edge sync: C-grid, D-grid f32 and f64", bad, checked);
@@ -448,8 +504,12 @@ int main(int argc, char **argv)
     }
 
     for (int k = 0; k < NI; k++)
-        for (int c = 0; c < it[k].nc; c++)
+        for (int c = 0; c < it[k].nc; c++) {
             free(it[k].f[c].data);
+#ifdef HALO_TEST_DEVICE
+            cudaFree(it[k].dev[c]);
+#endif
+        }
     fpo_halo_decomp_free(&D);
     if (D.rank == 0)
         printf("halo_test: %s\n", failed ? "FAILED" : "all checks passed");
