@@ -11,15 +11,19 @@ static const char *c_types[] = {"float", "double", "int32_t", "bool"};
 static const char *fpo_dtypes[] = {"FPO_F32", "FPO_F64", "FPO_I32", "FPO_BOOL"};
 static const char *fpo_axes[] = {"FPO_IJK", "FPO_IJ", "FPO_K"};
 
-/* C words a user name could collide with get a trailing underscore. */
-static const char *c_reserved[] = {"i", "j", "k", "p", "err", "st", "nx", "ny", "nz", "dom",
-                                   "out", "fields", "x", "d", "NAN", "HUGE_VAL", "INFINITY",
-                                   "abs", "exp", "log", "pow", "free", "calloc", NULL};
+/* Names in generated scopes a user name could collide with get a trailing underscore: loop
+ * indices, run's own parameters, and the C library names the generated code calls. */
+static const char *c_reserved[] = {"i", "j", "k", "p", "err", "nx", "ny", "nz", "NAN",
+                                   "HUGE_VAL", "INFINITY", "fabs", "fabsf", "tgamma",
+                                   "tgammaf", "int32_t", "int64_t", "size_t", NULL};
 
 static const char *cname(const char *name) {
     for (int i = 0; c_reserved[i]; i++)
         if (!strcmp(c_reserved[i], name))
             return fpo_fmt("%s_", name);
+    size_t n = strlen(name);
+    if (n > 1 && name[n - 1] == 'f' && builtin_find(fpo_strndup(name, n - 1)))
+        return fpo_fmt("%s_", name);
     return name;
 }
 
@@ -651,6 +655,7 @@ void fpo_emit_c(Ir *ir, Output out[2]) {
     for (int i = 0; i < ir->nscalars; i++) {
         Var *v = ir->scalars[i];
         buf_printf(&body, "    %s %s = 0;\n", c_types[v->dt], cname(v->name));
+        buf_printf(&body, "    (void)%s;\n", cname(v->name));
     }
     emit_run(&e, &pg, ir->body);
     buf_add(&fields, "");

@@ -524,9 +524,10 @@ void fpo_parse_file(const char *path, Loc from, bool cmdline, Decl ***decls, int
         nfiles++;
     FpoFile *file = fpo_load(path);
     if (!file) {
+        char *msg = fpo_strdup(fpo_errmsg);
         if (from.file)
-            fpo_error_at(from, "%s", fpo_errmsg);
-        fpo_error("%s", fpo_errmsg);
+            fpo_error_at(from, "%s", msg);
+        fpo_error("%s", msg);
     }
     int now = 0;
     for (FpoFile *f = fpo_files(); f; f = f->next)

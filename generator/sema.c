@@ -899,9 +899,13 @@ static int kcmp(KBound a, KBound b) {
     return a.off < b.off ? -1 : a.off > b.off;
 }
 
-static void check_intervals(Comp *c) {
+static void check_intervals(Ctx *cx, Comp *c) {
     for (int i = 0; i < c->nivs; i++) {
         Interval *iv = &c->ivs[i];
+        if (iv->lo.expr)
+            check_expr(cx, iv->lo.expr);
+        if (iv->hi.expr)
+            check_expr(cx, iv->hi.expr);
         if (iv->lo.base == B_BOTTOM && iv->lo.sign < 0)
             fpo_error_at(iv->loc, "an interval bound is 'bottom + n' or 'top - n'");
         if (iv->hi.base == B_TOP && iv->hi.sign > 0 && iv->hi.expr)
@@ -933,7 +937,7 @@ static void check_stencil(Ctx *cx, Decl *d) {
     check_params(cx, d);
     for (int i = 0; i < d->ncomps; i++) {
         Comp *c = &d->comps[i];
-        check_intervals(c);
+        check_intervals(cx, c);
         cx->comp = c;
         cx->nwritten = 0;
         if (c->order == ORD_PARALLEL)
