@@ -183,4 +183,73 @@ em_status em_nc_close(em_ncfile *f, em_error *err);
 em_status em_global_grid(int n, double *lon, double *lat, double *area, double *lon_b,
                          double *lat_b, em_error *err);
 
+
+/* ---- reference transport: FV3's fv_tp_2d in plain C (sphere.c, ppm.c, fvtp.c) -------------
+ * All six tiles on one process, for testing and as the hand-written baseline of the optimizer
+ * benchmark. Tiles are whole (i0 = j0 = 0, nx = ny = N) with a halo of EM_TP_HALO cells. */
+#define EM_TP_HALO 3
+
+/* One halo copy: dst[dst_at] = sign * src_tile's array[src_at]; for face pairs, `x` says
+ * whether an end is an x-face (first array of the pair) or a y-face. */
+typedef struct em_copy {
+    int dst_tile, src_tile, dst_x, src_x, sign;
+    size_t dst_at, src_at;
+} em_copy;
+
+typedef struct em_sphere {
+    int n, h;
+    em_grid g[6];
+    em_copy *cells, *faces;  /* halo copies of cell scalars and of face vector pairs */
+    size_t ncells, nfaces;
+} em_sphere;
+
+em_status em_sphere_init(em_sphere *s, int n, int h, em_error *err);
+void em_sphere_free(em_sphere *s);
+/* Fill the edge halos of a cell field (not the diagonal corner blocks) from the neighbours. */
+void em_sphere_fill_cells(const em_sphere *s, double *const q[6]);
+/* Fill a face vector pair (u on x-faces, v on y-faces, positive towards +i, +j): the E and N
+ * boundary faces are overwritten with the neighbours' W and S ones (so both tiles hold the same
+ * bits), then the halo faces outside the corner blocks are copied, with the rotation's sign. */
+void em_sphere_fill_faces(const em_sphere *s, double *const u[6], double *const v[6]);
+
+/* PPM orders (FV3's hord): 2 unlimited ("perfectly linear"), 6 with FV3's 2-delta-x smoothness
+ * switch, 8 monotone (Lin 2004). */
+enum { EM_PPM_LINEAR = 2, EM_PPM_SMOOTH = 6, EM_PPM_MONO = 8 };
+/* Upwind PPM fluxes (interface values) at faces 0..n of a line of cells -3..n+2: cell k of q
+ * and dxa is at q[k * stride], face f of c (Courant numbers) and flux at c[f * stride]; the
+ * line spans a whole tile, so both ends get FV3's one-sided edge treatment. */
+void em_ppm_line(const double *q, const double *dxa, const double *c, double *flux, int n,
+                 ptrdiff_t stride, int ord);
+
+/* Courant numbers and volume fluxes of FV3's tracer transport, from C-grid winds uc, vc:
+ * ut = uc / sin_sg of the upwind cell's face point, crx = dt ut / dxa(upwind), xfx = dt uc dy
+ * (= crx dxa dy sin_sg), ra_x = area + xfx(i) - xfx(i+1); likewise in y. */
+typedef struct em_tp_winds {
+    double *crx[6], *cry[6], *xfx[6], *yfx[6], *ra_x[6], *ra_y[6];
+} em_tp_winds;
+em_status em_tp_winds_init(const em_sphere *s, const double *const uc[6],
+                           const double *const vc[6], double dt, em_tp_winds *w,
+                           em_error *err);
+/* Test case 1's winds (em_tc1_cgrid) turned into em_tp_winds. */
+em_status em_tp_winds_tc1(const em_sphere *s, double alpha, double dt, em_tp_winds *w,
+                          em_error *err);
+void em_tp_winds_free(em_tp_winds *w);
+
+typedef struct em_tp_work {
+    double *q_i, *q_j, *fx, *fy, *fx2, *fy2, *fyy;
+} em_tp_work;
+em_status em_tp_work_init(const em_grid *g, em_tp_work *wk, em_error *err);
+void em_tp_work_free(em_tp_work *wk);
+/* FV3's copy_corners on a whole tile: dir EM_XDIR before x-sweeps, EM_YDIR before y-sweeps. */
+void em_copy_corners(const em_grid *g, double *q, int dir);
+/* fv_tp_2d on one whole tile with filled edge halos: fluxes fx (x-faces), fy (y-faces) of
+ * q times the volume fluxes, in wk->fx, wk->fy; hord as FV3 (inner sweeps use 8 if hord is 10). */
+void em_fv_tp_2d(const em_grid *g, double *q, const em_tp_winds *w, int tile, int hord,
+                 em_tp_work *wk);
+/* One step of transport of q on the sphere: halo fill, fv_tp_2d per tile,
+ * q += (fx(i) - fx(i+1) + fy(j) - fy(j+1)) / area. */
+void em_tp_step(const em_sphere *s, double *const q[6], const em_tp_winds *w, int hord,
+                em_tp_work wk[6]);
+
+
 #endif

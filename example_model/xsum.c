@@ -55,10 +55,17 @@ double em_xsum_value(const em_xsum *s) {
     if (s->bad) return NAN;
     em_xsum u = *s;
     em_xsum_norm(&u);
+    /* A negative sum leaves a negative top limb over lower limbs in [0, 2^32): convert its
+     * magnitude. */
+    int neg = u.limb[EM_XSUM_LIMBS - 1] < 0;
+    if (neg) {
+        for (int k = 0; k < EM_XSUM_LIMBS; k++) u.limb[k] = -u.limb[k];
+        em_xsum_norm(&u);
+    }
     /* The limbs are now unique for the value; adding them from the lowest gives one rounding
      * per limb, always the same. */
     double v = 0.0;
     for (int k = 0; k < EM_XSUM_LIMBS; k++)
         if (u.limb[k] != 0) v += ldexp((double)u.limb[k], 32 * k - EM_XSUM_OFFSET);
-    return v;
+    return neg ? -v : v;
 }

@@ -36,6 +36,13 @@ static void test_xsum(void) {
     double exact = 500500 * ldexp(1.0, -20);
     printf("xsum: forward %.17g, reverse %.17g, shuffled and merged %.17g, exact %.17g\n", fwd, rev, shuf, exact);
     CHECK(fwd == exact && rev == exact && shuf == exact, "exact sum");
+    /* negative sums */
+    em_xsum_init(&s);
+    em_xsum_add(&s, 0.5), em_xsum_add(&s, -3.25), em_xsum_add(&s, 1e-300);
+    CHECK(em_xsum_value(&s) == -2.75, "0.5 - 3.25 + 1e-300 = %.17g", em_xsum_value(&s));
+    em_xsum_init(&s);
+    em_xsum_add(&s, -1e-300);
+    CHECK(em_xsum_value(&s) == -1e-300, "-1e-300 = %g", em_xsum_value(&s));
     em_xsum_init(&s);
     em_xsum_add(&s, NAN);
     CHECK(isnan(em_xsum_value(&s)), "NaN lost");
