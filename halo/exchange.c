@@ -63,7 +63,7 @@ fpo_halo_status hx_plan_comm(fpo_halo_plan *p, const fpo_halo_decomp *d, fpo_hal
         if (g->uniform) {                                                                    \
             T *b = (T *)sl->base[e[0].comp];                                                 \
             int64_t sk = sl->sk[e[0].comp];                                                  \
-            for (int64_t k = 0; k < sl->nk; k++, b += sk, bf += g->n) {                      \
+            for (int64_t lev = 0; lev < sl->nk; lev++, b += sk, bf += g->n) {                \
                 if (!(PACK))                                                                 \
                     for (int q = 0; q < g->n; q++)                                           \
                         b[e[q].off] = bf[q];                                                 \
@@ -75,45 +75,30 @@ fpo_halo_status hx_plan_comm(fpo_halo_plan *p, const fpo_halo_decomp *d, fpo_hal
                         bf[q] = -b[e[q].off];                                                \
             }                                                                                \
         } else {                                                                             \
-            for (int64_t k = 0; k < sl->nk; k++, bf += g->n)                                 \
+            for (int64_t lev = 0; lev < sl->nk; lev++, bf += g->n)                           \
                 for (int q = 0; q < g->n; q++) {                                             \
-                    T *p = (T *)sl->base[e[q].comp] + e[q].off + k * sl->sk[e[q].comp];      \
+                    T *at = (T *)sl->base[e[q].comp] + e[q].off + lev * sl->sk[e[q].comp];   \
                     if (PACK)                                                                \
-                        bf[q] = e[q].sign < 0 ? -*p : *p;                                    \
+                        bf[q] = e[q].sign < 0 ? -*at : *at;                                  \
                     else                                                                     \
-                        *p = bf[q];                                                          \
+                        *at = bf[q];                                                         \
                 }                                                                            \
         }                                                                                    \
     } while (0)
 
-static void pack_host(fpo_halo_plan *p)
+/* Packs every send message (pack = 1) or unpacks every receive message, in host memory. */
+static void move_host(fpo_halo_plan *p, int pack)
 {
-    for (int k = 0; k < p->npeers; k++) {
-        const hx_side *s = &p->peer[k].send;
+    for (int pi = 0; pi < p->npeers; pi++) {
+        const hx_side *s = pack ? &p->peer[pi].send : &p->peer[pi].recv;
         for (int gi = 0; gi < s->nseg; gi++) {
             const hx_seg *g = &s->seg[gi];
             const hx_slot *sl = &p->slot[g->item];
-            char *buf = p->sbuf + s->at + g->byte;
+            char *buf = (pack ? p->sbuf : p->rbuf) + s->at + g->byte;
             if (sl->dtype == FPO_HALO_F32)
-                HX_MOVE(float, 1);
+                HX_MOVE(float, pack);
             else
-                HX_MOVE(double, 1);
-        }
-    }
-}
-
-static void unpack_host(fpo_halo_plan *p)
-{
-    for (int k = 0; k < p->npeers; k++) {
-        const hx_side *s = &p->peer[k].recv;
-        for (int gi = 0; gi < s->nseg; gi++) {
-            const hx_seg *g = &s->seg[gi];
-            const hx_slot *sl = &p->slot[g->item];
-            char *buf = p->rbuf + s->at + g->byte;
-            if (sl->dtype == FPO_HALO_F32)
-                HX_MOVE(float, 0);
-            else
-                HX_MOVE(double, 0);
+                HX_MOVE(double, pack);
         }
     }
 }
@@ -167,7 +152,7 @@ fpo_halo_status fpo_halo_start(fpo_halo_plan *p, fpo_halo_error *err)
         if ((st = hx_cuda_pack(p, err)))
             return st;
     } else {
-        pack_host(p);
+        move_host(p, 1);
     }
     if (p->nreq > nrecv && MPI_Startall(p->nreq - nrecv, p->req + nrecv) != MPI_SUCCESS)
         return hx_fail(err, FPO_HALO_EMPI, "rank %d: MPI_Startall of %d sends failed",
@@ -196,7 +181,7 @@ fpo_halo_status fpo_halo_finish(fpo_halo_plan *p, fpo_halo_error *err)
         return st;
     if (p->flags & FPO_HALO_DEVICE)
         return hx_cuda_unpack(p, err);
-    unpack_host(p);
+    move_host(p, 0);
     return FPO_HALO_OK;
 }
 
