@@ -2,10 +2,12 @@
  * parsed too, each file once. */
 #include "fpo.h"
 
+#include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct Parser {
     Token *tok;
@@ -120,7 +122,7 @@ static Node *call_args(Parser *ps, Node *call) {
 }
 
 /* access := name ['[' e {, e} ']'] ['.' 'at' '(' 'K' '=' e ')'] */
-static Node *access(Parser *ps, Token *t) {
+static Node *parse_access(Parser *ps, Token *t) {
     Node *n = new_node(ND_ACCESS, t->loc);
     n->name = fpo_strndup(t->s, (size_t)t->len);
     if (consume(ps, "[")) {
@@ -191,7 +193,7 @@ static Node *primary(Parser *ps) {
         n->name = fpo_strndup(t->s, (size_t)t->len);
         return call_args(ps, n);
     }
-    return access(ps, t);
+    return parse_access(ps, t);
 }
 
 static Node *unary(Parser *ps) {
@@ -344,7 +346,7 @@ static Node *stmt(Parser *ps) {
         skip(ps, ";");
         return n;
     }
-    Node *target = access(ps, t);
+    Node *target = parse_access(ps, t);
     Token *op = ps->tok;
     for (int i = 0; i < 5; i++)
         if (consume(ps, assign_ops[i])) {
@@ -465,6 +467,8 @@ static void import(Parser *ps, Token *kw) {
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", kw->loc.file->path);
     char *path = t->str[0] == '/' ? t->str : fpo_fmt("%s/%s", dirname(dir), t->str);
+    if (access(path, R_OK))
+        fpo_error_at(t->loc, "cannot open '%s': %s", t->str, strerror(errno));
     fpo_parse_file(path, t->loc, false, ps->decls, ps->ndecls);
 }
 

@@ -779,7 +779,8 @@ static void check_write(Ctx *cx, Node *t) {
         fpo_error_at(t->loc,
                      "2D (IJ) field '%s' can only be written in an interval one level thick",
                      name);
-    v->written = true;
+    if (v->kind == VK_PARAM)
+        v->written = true;   /* temporaries: once the value is checked (rule 4) */
 }
 
 static void check_stmt(Ctx *cx, Node *n) {
@@ -958,12 +959,12 @@ static void check_function(Ctx *cx, Decl *d) {
     Node *last = d->body;
     while (last && last->next)
         last = last->next;
-    if (!last || last->kind != ND_RETURN)
-        fpo_error_at(last ? last->loc : d->loc, "function '%s' must end with 'return'",
-                     d->name);
     for (Node *n = d->body; n; n = n->next)
         if (n->kind == ND_RETURN && n != last)
             fpo_error_at(n->loc, "'return' must be the last statement of a function");
+    if (!last || last->kind != ND_RETURN)
+        fpo_error_at(last ? last->loc : d->loc, "function '%s' must end with 'return'",
+                     d->name);
     check_stmts(cx, d->body);
 }
 

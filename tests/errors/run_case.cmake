@@ -1,0 +1,71 @@
+# run_case.cmake: one malformed-program case, run with
+#   cmake -DFPO_GEN=<fpo-gen> -DCASE=<case.fpo> -DOUT=<empty dir> -P run_case.cmake
+# The case's first line is `// expect: LINE:COL: error: MESSAGE` (or `// expect: error: MESSAGE`
+# for an error with no place in a file); an optional second line `// args: ...` adds options.
+# Checks: exit status 1; stderr holds `<case>:LINE:COL: error: MESSAGE` exactly, then the
+# source line and a caret under column COL; nothing is left in OUT (outputs nor depfile).
+foreach(v FPO_GEN CASE OUT)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "run_case.cmake: -D${v}=... is required")
+  endif()
+endforeach()
+
+file(STRINGS "${CASE}" lines LIMIT_COUNT 2)
+list(GET lines 0 first)
+if(NOT first MATCHES "^// expect: (.*)$")
+  message(FATAL_ERROR "${CASE}: the first line must be '// expect: ...'")
+endif()
+set(expect "${CMAKE_MATCH_1}")
+set(args "")
+list(LENGTH lines nlines)
+if(nlines GREATER 1)
+  list(GET lines 1 second)
+  if(second MATCHES "^// args: (.*)$")
+    separate_arguments(args UNIX_COMMAND "${CMAKE_MATCH_1}")
+  endif()
+endif()
+
+file(REMOVE_RECURSE "${OUT}")
+file(MAKE_DIRECTORY "${OUT}")
+execute_process(COMMAND "${FPO_GEN}" ${args} -o "${OUT}" --depfile "${OUT}/case.d" "${CASE}"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 1)
+  message(FATAL_ERROR "${CASE}: exit status ${rc}, want 1; stderr:\n${err}")
+endif()
+
+get_filename_component(real "${CASE}" REALPATH)
+if(expect MATCHES "^error: ")
+  set(want "fpo-gen: ${expect}\n")
+else()
+  set(want "${real}:${expect}\n")
+endif()
+string(FIND "${err}" "${want}" pos)
+if(pos EQUAL -1)
+  message(FATAL_ERROR "${CASE}: stderr lacks\n  ${want}it is:\n${err}")
+endif()
+
+if(expect MATCHES "^([0-9]+):([0-9]+): ")
+  set(col "${CMAKE_MATCH_2}")
+  string(LENGTH "${want}" wlen)
+  math(EXPR after "${pos} + ${wlen}")
+  string(SUBSTRING "${err}" ${after} -1 rest)
+  # The source line, then the caret line (found by position: source lines may hold `[`).
+  string(FIND "${rest}" "\n" nl)
+  if(nl EQUAL -1)
+    message(FATAL_ERROR "${CASE}: no source line and caret after the message:\n${err}")
+  endif()
+  math(EXPR nl "${nl} + 1")
+  string(SUBSTRING "${rest}" ${nl} -1 rest)
+  string(FIND "${rest}" "\n" nl)
+  string(SUBSTRING "${rest}" 0 ${nl} caret)
+  string(REGEX REPLACE "\t" " " caret "${caret}")
+  string(LENGTH "${caret}" clen)
+  if(NOT caret MATCHES "^ *\\^$" OR NOT clen EQUAL col)
+    message(FATAL_ERROR "${CASE}: want a caret under column ${col}, got '${caret}':\n${err}")
+  endif()
+endif()
+
+file(GLOB_RECURSE left "${OUT}/*")
+if(left)
+  message(FATAL_ERROR "${CASE}: files left after the error: ${left}")
+endif()
