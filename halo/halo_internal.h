@@ -66,7 +66,7 @@ typedef struct hx_entry {
 
 /* The points of one (item, receiver component) in one message, times the item's levels. */
 typedef struct hx_seg {
-    int item, rcomp, n;
+    int item, rcomp, n, cap;
     int uniform;   /* 1: every entry has the component and sign of e[0] (the usual case) */
     hx_entry *e;
     size_t byte; /* offset in the peer's message */

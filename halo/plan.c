@@ -44,16 +44,26 @@ fpo_halo_item fpo_halo_vector(fpo_halo_field u, fpo_halo_field v, fpo_halo_kind 
     return it;
 }
 
+/* `arr` with room for element n (of `size` bytes), its capacity doubled when full; NULL when
+ * out of memory (arr is then untouched). */
+static void *grow(void *arr, int *cap, int n, size_t size)
+{
+    int c = *cap ? 2 * *cap : 8;
+    void *q;
+    if (n < *cap)
+        return arr;
+    if (!(q = realloc(arr, (size_t)c * size)))
+        return NULL;
+    *cap = c;
+    return q;
+}
+
 fpo_halo_status hx_pts_push(hx_pts *out, hx_pt p, fpo_halo_error *err)
 {
-    if (out->n == out->cap) {
-        int cap = out->cap ? 2 * out->cap : 256;
-        hx_pt *q = realloc(out->p, (size_t)cap * sizeof *q);
-        if (!q)
-            return hx_fail(err, FPO_HALO_ENOMEM, "halo plan: out of memory");
-        out->p = q;
-        out->cap = cap;
-    }
+    hx_pt *q = grow(out->p, &out->cap, out->n, sizeof *q);
+    if (!q)
+        return hx_fail(err, FPO_HALO_ENOMEM, "halo plan: out of memory");
+    out->p = q;
     out->p[out->n++] = p;
     return FPO_HALO_OK;
 }
@@ -158,26 +168,20 @@ static hx_peer *peer_of(fpo_halo_plan *p, int *index, int rank, fpo_halo_error *
 static fpo_halo_status side_add(hx_side *s, int item, int rcomp, hx_entry e, fpo_halo_error *err)
 {
     hx_seg *g = s->nseg ? &s->seg[s->nseg - 1] : NULL;
+    hx_entry *q;
     if (!g || g->item != item || g->rcomp != rcomp) {
-        if (s->nseg == s->cap) {
-            int cap = s->cap ? 2 * s->cap : 4;
-            hx_seg *q = realloc(s->seg, (size_t)cap * sizeof *q);
-            if (!q)
-                return hx_fail(err, FPO_HALO_ENOMEM, "halo plan: out of memory");
-            s->seg = q;
-            s->cap = cap;
-        }
+        hx_seg *segs = grow(s->seg, &s->cap, s->nseg, sizeof *segs);
+        if (!segs)
+            return hx_fail(err, FPO_HALO_ENOMEM, "halo plan: out of memory");
+        s->seg = segs;
         g = &s->seg[s->nseg++];
         memset(g, 0, sizeof *g);
         g->item = item;
         g->rcomp = rcomp;
     }
-    if ((g->n & (g->n - 1)) == 0) { /* capacity doubles at powers of two */
-        hx_entry *q = realloc(g->e, (size_t)(g->n ? 2 * g->n : 1) * sizeof *q);
-        if (!q)
-            return hx_fail(err, FPO_HALO_ENOMEM, "halo plan: out of memory");
-        g->e = q;
-    }
+    if (!(q = grow(g->e, &g->cap, g->n, sizeof *q)))
+        return hx_fail(err, FPO_HALO_ENOMEM, "halo plan: out of memory");
+    g->e = q;
     g->e[g->n++] = e;
     return FPO_HALO_OK;
 }
