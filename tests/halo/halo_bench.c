@@ -10,6 +10,7 @@
 #include "fpo_halo.h"
 
 #define H 3
+#define REPS 5
 
 static int rank;
 
@@ -19,38 +20,44 @@ static void die(const fpo_halo_error *err)
     MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
-/* Seconds per call of `what` (0 exchange, 1 raw messages, 2 one Sendrecv), slowest rank. */
+/* Seconds per call of `what` (0 exchange, 1 raw messages, 2 one Sendrecv): the slowest rank's
+ * mean over `iters` calls, the best of REPS such runs (the machine may be shared). */
 static double timed(int what, int iters, fpo_halo_plan *plan, int npeers, const int *peer,
                     const size_t *sb, const size_t *rb, char *sbuf, char *rbuf, int partner,
                     int scount, int rcount)
 {
     MPI_Request req[64];
     fpo_halo_error err;
-    double t, slowest;
-    MPI_Barrier(MPI_COMM_WORLD);
-    t = MPI_Wtime();
-    for (int it = 0; it < iters; it++) {
-        if (what == 0) {
-            if (fpo_halo_exchange(plan, &err))
-                die(&err);
-        } else if (what == 1) {
-            size_t so = 0, ro = 0;
-            int n = 0;
-            for (int k = 0; k < npeers; k++, ro += rb[k - 1])
-                if (rb[k])
-                    MPI_Irecv(rbuf + ro, (int)rb[k], MPI_BYTE, peer[k], 7, MPI_COMM_WORLD, &req[n++]);
-            for (int k = 0; k < npeers; k++, so += sb[k - 1])
-                if (sb[k])
-                    MPI_Isend(sbuf + so, (int)sb[k], MPI_BYTE, peer[k], 7, MPI_COMM_WORLD, &req[n++]);
-            MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
-        } else {
-            MPI_Sendrecv(sbuf, scount, MPI_BYTE, partner, 8, rbuf, rcount, MPI_BYTE, partner, 8,
-                         MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    double t, slowest, best = 1e30;
+    for (int rep = 0; rep < REPS; rep++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        t = MPI_Wtime();
+        for (int it = 0; it < iters; it++) {
+            if (what == 0) {
+                if (fpo_halo_exchange(plan, &err))
+                    die(&err);
+            } else if (what == 1) {
+                size_t so = 0, ro = 0;
+                int n = 0;
+                for (int k = 0; k < npeers; ro += rb[k], so += sb[k], k++) {
+                    if (rb[k])
+                        MPI_Irecv(rbuf + ro, (int)rb[k], MPI_BYTE, peer[k], 7, MPI_COMM_WORLD,
+                                  &req[n++]);
+                    if (sb[k])
+                        MPI_Isend(sbuf + so, (int)sb[k], MPI_BYTE, peer[k], 7, MPI_COMM_WORLD,
+                                  &req[n++]);
+                }
+                MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
+            } else {
+                MPI_Sendrecv(sbuf, scount, MPI_BYTE, partner, 8, rbuf, rcount, MPI_BYTE, partner, 8,
+                             MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            }
         }
+        t = (MPI_Wtime() - t) / iters;
+        MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        best = slowest < best ? slowest : best;
     }
-    t = (MPI_Wtime() - t) / iters;
-    MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return slowest;
+    return best;
 }
 
 static void run(int n, int layout, int nk, int iters)
@@ -127,14 +134,14 @@ int main(int argc, char **argv)
     }
     if (rank == 0) {
         printf("halo_bench: a scalar and a D-grid vector, f64, depth %d, %d levels; times are "
-               "per call, slowest rank\n", H, nk);
+               "per call, slowest rank, best of %d runs\n", H, nk, REPS);
         printf("| tile | ranks | layout | nk | bytes/rank | peers | exchange us | raw us | "
                "sendrecv us | x/sendrecv | x/raw | plan ms |\n");
         printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
     }
-    run(48, layout, nk, quick ? 20 : 200);
+    run(48, layout, nk, quick ? 10 : 100);
     if (!quick)
-        run(96, layout, nk, 100);
+        run(96, layout, nk, 50);
     MPI_Finalize();
     return 0;
 }
