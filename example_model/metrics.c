@@ -79,6 +79,32 @@ static double edge_length(int n, int tile, double x0, double y0, double x1, doub
 
 static double rsq(double s) { return 1.0 / fmax(1e-30, s * s); }
 
+/* Where vertex (i, j) starts an edge along `dir`: the edge's length (dx or dy) and, on the face
+ * it is, the centre-to-centre length across it (dyc or dxc) with the mean grid angle of the two
+ * cells' facing points (cosa_v, sina_v or cosa_u, sina_u). */
+static void edge_and_face(em_grid *g, int i, int j, int dir) {
+    int n = g->n, t = g->tile, gx = g->i0 + i, gy = g->j0 + j, along_x = dir == EM_XDIR;
+    double R = g->radius;
+    size_t at = EM_AT(g, i, j);
+    double len = edge_length(n, t, gx, gy, gx + along_x, gy + !along_x, R);
+    em_cellgeom a, b;  /* the cells behind and ahead of the face, copied across corners in y for
+                          y-faces and in x for x-faces */
+    cell_geom(n, t, gx - !along_x, gy - along_x, along_x ? EM_YDIR : EM_XDIR, R, &a);
+    cell_geom(n, t, gx, gy, along_x ? EM_YDIR : EM_XDIR, R, &b);
+    int ka = along_x ? 3 : 2, kb = along_x ? 1 : 0;  /* N and S, or E and W points */
+    double across = R * em_arc(a.p[4], b.p[4]);
+    double cosa = 0.5 * (a.cos[ka] + b.cos[kb]), sina = 0.5 * (a.sin[ka] + b.sin[kb]);
+    if (along_x) {
+        g->dx[at] = len, g->rdx[at] = 1.0 / len;
+        g->dyc[at] = across, g->rdyc[at] = 1.0 / across;
+        g->cosa_v[at] = cosa, g->sina_v[at] = sina, g->rsin_v[at] = rsq(sina);
+    } else {
+        g->dy[at] = len, g->rdy[at] = 1.0 / len;
+        g->dxc[at] = across, g->rdxc[at] = 1.0 / across;
+        g->cosa_u[at] = cosa, g->sina_u[at] = sina, g->rsin_u[at] = rsq(sina);
+    }
+}
+
 void em_metrics_fill(em_grid *g) {
     int n = g->n, t = g->tile, h = g->h;
     double R = g->radius;
@@ -108,31 +134,7 @@ void em_metrics_fill(em_grid *g) {
         }
     for (int j = -h; j <= g->ny + h; j++)
         for (int i = -h; i <= g->nx + h; i++) {
-            size_t at = EM_AT(g, i, j);
-            double gx = g->i0 + i, gy = g->j0 + j;
-            if (i < g->nx + h) {  /* x-edge and y-face */
-                g->dx[at] = edge_length(n, t, gx, gy, gx + 1, gy, R);
-                g->rdx[at] = 1.0 / g->dx[at];
-                em_cellgeom s, c;
-                cell_geom(n, t, (int)gx, (int)gy - 1, EM_YDIR, R, &s);
-                cell_geom(n, t, (int)gx, (int)gy, EM_YDIR, R, &c);
-                g->dyc[at] = R * em_arc(s.p[4], c.p[4]);
-                g->rdyc[at] = 1.0 / g->dyc[at];
-                g->cosa_v[at] = 0.5 * (s.cos[3] + c.cos[1]);
-                g->sina_v[at] = 0.5 * (s.sin[3] + c.sin[1]);
-                g->rsin_v[at] = rsq(g->sina_v[at]);
-            }
-            if (j < g->ny + h) {  /* y-edge and x-face */
-                g->dy[at] = edge_length(n, t, gx, gy, gx, gy + 1, R);
-                g->rdy[at] = 1.0 / g->dy[at];
-                em_cellgeom w, c;
-                cell_geom(n, t, (int)gx - 1, (int)gy, EM_XDIR, R, &w);
-                cell_geom(n, t, (int)gx, (int)gy, EM_XDIR, R, &c);
-                g->dxc[at] = R * em_arc(w.p[4], c.p[4]);
-                g->rdxc[at] = 1.0 / g->dxc[at];
-                g->cosa_u[at] = 0.5 * (w.cos[2] + c.cos[0]);
-                g->sina_u[at] = 0.5 * (w.sin[2] + c.sin[0]);
-                g->rsin_u[at] = rsq(g->sina_u[at]);
-            }
+            if (i < g->nx + h) edge_and_face(g, i, j, EM_XDIR);
+            if (j < g->ny + h) edge_and_face(g, i, j, EM_YDIR);
         }
 }
