@@ -344,6 +344,48 @@ static void emit_field_setup(Emit *e, Var *v) {
         buf_printf(b, "    (void)fpo_sk_%s;\n", v->name);
 }
 
+static Node *nth(Node *n, int i) {
+    while (i-- > 0)
+        n = n->next;
+    return n;
+}
+
+/* One loop nest over J and I (and K when `par`) running statements of a group. */
+static void emit_group(Emit *e, Interval *iv, Group *g, bool par) {
+    Buf *b = e->b;
+    Extent x = g->ext;
+    const char *ib = x.ilo ? fpo_fmt("fpo_i0 - %lld", (long long)-x.ilo) : "fpo_i0";
+    const char *ie = x.ihi ? fpo_fmt("fpo_i1 + %lld", (long long)x.ihi) : "fpo_i1";
+    const char *jb = x.jlo ? fpo_fmt("fpo_j0 - %lld", (long long)-x.jlo) : "fpo_j0";
+    const char *je = x.jhi ? fpo_fmt("fpo_j1 + %lld", (long long)x.jhi) : "fpo_j1";
+    const char *pad = par ? "        " : "            ";
+    if (x.ilo || x.ihi || x.jlo || x.jhi)
+        buf_printf(b, "%s/* on the domain extended by i %lld..+%lld, j %lld..+%lld: later "
+                      "statements read these values at offsets */\n",
+                   pad, (long long)x.ilo, (long long)x.ihi, (long long)x.jlo, (long long)x.jhi);
+    if (par) {
+        buf_add(b, "#ifdef _OPENMP\n#pragma omp parallel for collapse(2)\n#endif\n");
+        buf_add(b, "        for (int64_t k = fpo_kb; k < fpo_ke; k++)\n");
+    } else {
+        buf_add(b, "#ifdef _OPENMP\n#pragma omp parallel for\n#endif\n");
+    }
+    buf_printf(b, "%s    for (int64_t j = %s; j < %s; j++) {\n", pad, jb, je);
+    buf_printf(b, "%s        for (int64_t i = %s; i < %s; i++) {\n", pad, ib, ie);
+    e->indent = par ? 5 : 6;
+    Node *first = nth(iv->body, g->first), *last = nth(iv->body, g->first + g->count - 1);
+    Node *after = last->next;
+    last->next = NULL;
+    for (int l = 0; l < e->st->nlocals; l++)
+        if (uses(first, e->st->locals[l])) {
+            ind(e);
+            buf_printf(b, "%s %s;\n", c_types[e->st->locals[l]->dt],
+                       cname(e->st->locals[l]->name));
+        }
+    emit_stmts(e, first);
+    last->next = after;
+    buf_printf(b, "%s        }\n%s    }\n", pad, pad);
+}
+
 static void emit_stencil(Emit *e, Decl *s, StencilInfo *si) {
     Buf *b = e->b;
     e->st = s;
@@ -378,51 +420,23 @@ static void emit_stencil(Emit *e, Decl *s, StencilInfo *si) {
     static const char *orders[] = {"PARALLEL", "FORWARD", "BACKWARD"};
     for (int c = 0; c < s->ncomps; c++) {
         Comp *cp = &s->comps[c];
-        Extent x = si->comp_ext[c];
-        buf_printf(b, "\n    /* computation %d: %s", c + 1, orders[cp->order]);
-        if (x.ilo || x.ihi || x.jlo || x.jhi)
-            buf_printf(b, ", extended by i %lld..%+lld, j %lld..%+lld", (long long)x.ilo,
-                       (long long)x.ihi, (long long)x.jlo, (long long)x.jhi);
-        buf_add(b, " */\n");
-        for (int j = 0; j < cp->nivs; j++) {
-            Interval *iv = &cp->ivs[j];
+        buf_printf(b, "\n    /* computation %d: %s */\n", c + 1, orders[cp->order]);
+        for (int v = 0; v < cp->nivs; v++) {
+            Interval *iv = &cp->ivs[v];
             buf_add(b, "    {\n        const int64_t fpo_kb = ");
             kbound(b, iv->lo.base, iv->lo.off);
             buf_add(b, ", fpo_ke = ");
             kbound(b, iv->hi.base, iv->hi.off);
             buf_add(b, ";\n");
             line_directive(e, iv->loc);
-            const char *ib = fpo_fmt("fpo_i0 + %lld", (long long)x.ilo);
-            const char *ie = fpo_fmt("fpo_i1 + %lld", (long long)x.ihi);
-            const char *jb = fpo_fmt("fpo_j0 + %lld", (long long)x.jlo);
-            const char *je = fpo_fmt("fpo_j1 + %lld", (long long)x.jhi);
-            if (!x.ilo) ib = "fpo_i0";
-            if (!x.ihi) ie = "fpo_i1";
-            if (!x.jlo) jb = "fpo_j0";
-            if (!x.jhi) je = "fpo_j1";
-            if (cp->order == ORD_PARALLEL) {
-                buf_add(b, "#ifdef _OPENMP\n#pragma omp parallel for collapse(2)\n#endif\n");
-                buf_add(b, "        for (int64_t k = fpo_kb; k < fpo_ke; k++)\n");
-                buf_printf(b, "            for (int64_t j = %s; j < %s; j++) {\n", jb, je);
-                e->indent = 4;
-            } else {
-                if (cp->order == ORD_FORWARD)
-                    buf_add(b, "        for (int64_t k = fpo_kb; k < fpo_ke; k++) {\n");
-                else
-                    buf_add(b, "        for (int64_t k = fpo_ke - 1; k >= fpo_kb; k--) {\n");
-                buf_add(b, "#ifdef _OPENMP\n#pragma omp parallel for\n#endif\n");
-                buf_printf(b, "            for (int64_t j = %s; j < %s; j++) {\n", jb, je);
-                e->indent = 4;
-            }
-            buf_printf(b, "                for (int64_t i = %s; i < %s; i++) {\n", ib, ie);
-            e->indent = 5;
-            for (int l = 0; l < s->nlocals; l++)
-                if (uses(iv->body, s->locals[l]))
-                    buf_printf(b, "                    %s %s;\n", c_types[s->locals[l]->dt],
-                               cname(s->locals[l]->name));
-            emit_stmts(e, iv->body);
-            buf_add(b, "                }\n            }\n");
-            if (cp->order != ORD_PARALLEL)
+            bool par = cp->order == ORD_PARALLEL;
+            if (cp->order == ORD_FORWARD)
+                buf_add(b, "        for (int64_t k = fpo_kb; k < fpo_ke; k++) {\n");
+            else if (cp->order == ORD_BACKWARD)
+                buf_add(b, "        for (int64_t k = fpo_ke - 1; k >= fpo_kb; k--) {\n");
+            for (int g = 0; g < si->ngroups[c][v]; g++)
+                emit_group(e, iv, &si->groups[c][v][g], par);
+            if (!par)
                 buf_add(b, "        }\n");
             buf_add(b, "    }\n");
         }
@@ -670,6 +684,7 @@ void fpo_emit_c(Ir *ir, Output out[2]) {
     const char *src = ir->loc.file ? strrchr(ir->loc.file->path, '/') : NULL;
     src = src ? src + 1 : ir->loc.file ? ir->loc.file->path : "IR";
     Buf guard = {0};
+    buf_add(&guard, "FPO_PROGRAM_");
     for (const char *c = ir->name; *c; c++)
         buf_printf(&guard, "%c", *c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
     buf_add(&guard, "_H");

@@ -307,15 +307,24 @@ typedef struct Box {
 } Box;
 
 typedef struct Extent {
-    int64_t ilo, ihi, jlo, jhi;   /* computation extent: ilo <= 0 <= ihi */
+    int64_t ilo, ihi, jlo, jhi;   /* how far past the call's domain: ilo <= 0 <= ihi */
 } Extent;
 
+/* Statements of an interval that run as one loop nest over one extent. */
+typedef struct Group {
+    int first, count;     /* statements [first, first + count) of the interval's body */
+    Extent ext;
+} Group;
+
 typedef struct StencilInfo {
-    Extent *comp_ext;     /* per computation */
+    Group ***groups;      /* per computation, per interval: its groups */
+    int **ngroups;
     Box **boxes;          /* per variable (params then temps): boxes touched */
     int *nboxes;
 } StencilInfo;
 
+/* The extents, as GT4Py computes them inside one stencil: statements that write what later
+ * statements read at horizontal offsets compute on a domain extended by those offsets. */
 StencilInfo *fpo_extent(Decl *stencil);
 
 /* ---- ir_json.c ---- */

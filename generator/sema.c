@@ -1192,6 +1192,22 @@ void fpo_sema(Decl **decls, int ndecls, Define *defs, int ndefs) {
         }
 }
 
+/* The program's header is <name>.h on the include path: it must not hide a system header. */
+static void check_header_name(Decl *d) {
+    static const char *headers[] = {
+        "assert", "complex", "ctype", "errno", "features", "fenv", "float", "inttypes",
+        "iso646", "limits", "locale", "math", "setjmp", "signal", "stdalign", "stdarg",
+        "stdatomic", "stdbool", "stddef", "stdint", "stdio", "stdlib", "stdnoreturn", "string",
+        "tgmath", "threads", "time", "uchar", "wchar", "wctype", "unistd", "alloca", "endian",
+        "omp", "mpi", "fpo_runtime", NULL};
+    for (int i = 0; headers[i]; i++)
+        if (!strcmp(d->name, headers[i]))
+            fpo_error_at(d->loc,
+                         "program '%s' would generate %s.h, which hides the system header "
+                         "<%s.h>; rename the program",
+                         d->name, d->name, d->name);
+}
+
 Decl *fpo_find_program(Decl **decls, int ndecls, const char *name) {
     Decl *found = NULL;
     int n = 0;
@@ -1199,8 +1215,10 @@ Decl *fpo_find_program(Decl **decls, int ndecls, const char *name) {
         Decl *d = decls[i];
         if (d->kind != D_PROGRAM)
             continue;
-        if (name && !strcmp(d->name, name))
+        if (name && !strcmp(d->name, name)) {
+            check_header_name(d);
             return d;
+        }
         if (!name && d->from_cmdline) {
             found = d;
             n++;
@@ -1208,6 +1226,8 @@ Decl *fpo_find_program(Decl **decls, int ndecls, const char *name) {
     }
     if (name)
         fpo_error("no program named '%s'", name);
+    if (n == 1)
+        check_header_name(found);
     if (n == 0)
         fpo_error("the files hold no program");
     if (n > 1)
