@@ -96,6 +96,9 @@ void em_grid_free(em_grid *g);
 size_t em_grid_points(const em_grid *g);  /* sx * sy */
 /* Fill every metric of g from the geometry (called by em_grid_init; metrics.c). */
 void em_metrics_fill(em_grid *g);
+/* Point k (1..9) of g->cos_sg or g->sin_sg as an array of g's shape, e.g. to hand FPO a
+ * contiguous field (FPO fields have unit I stride). */
+void em_sg_point(const em_grid *g, const double *sg, int k, double *out);
 
 /* ---- Williamson test case 1 (williamson.c) --------------------------------------------------
  * Winds u = u0 (cos th cos al + sin th cos la sin al), v = -u0 sin la sin al, u0 = 2 pi a / 12 d;

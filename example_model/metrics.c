@@ -138,3 +138,8 @@ void em_metrics_fill(em_grid *g) {
             if (j < g->ny + h) edge_and_face(g, i, j, EM_YDIR);
         }
 }
+
+void em_sg_point(const em_grid *g, const double *sg, int k, double *out) {
+    size_t np = em_grid_points(g);
+    for (size_t at = 0; at < np; at++) out[at] = sg[9 * at + (size_t)(k - 1)];
+}

@@ -66,6 +66,10 @@ static void test_n48(void) {
     double X = tan(-EM_PI / 4 + 3 * EM_PI / (2 * n)), Y = tan(-EM_PI / 4 + 7 * EM_PI / (2 * n));
     double ca = -X * Y / sqrt((1 + X * X) * (1 + Y * Y));
     CHECK(fabs(G->cos_sg[9 * EM_AT(G, 3, 7) + 5] - ca) < 1e-12, "cos_sg %g vs %g", G->cos_sg[9 * EM_AT(G, 3, 7) + 5], ca);
+    double *sw = malloc(em_grid_points(G) * sizeof *sw);
+    em_sg_point(G, G->sin_sg, 6, sw);
+    CHECK(fabs(sw[EM_AT(G, 3, 7)] - sqrt(1 - ca * ca)) < 1e-12, "em_sg_point: %g", sw[EM_AT(G, 3, 7)]);
+    free(sw);
     for (int t = 0; t < 6; t++) em_grid_free(&g[t]);
 }
 
