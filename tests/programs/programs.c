@@ -1,10 +1,10 @@
-/* programs.c: runs the program `features` of programs.fpo (domains, staggered and halo
+/* programs.c: runs the program `prog_features` of programs.fpo (domains, staggered and halo
  * points, for / if on scalars, program scalars and temporaries, a flattened program call)
  * for three sets of scalars, and replays each call as a C loop nest over its domain. */
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "features.h"
+#include "prog_features.h"
 #include "testgrid.h"
 
 enum { NX = 13, NY = 7, NZ = 5, H = 3 };
@@ -73,12 +73,12 @@ int main(void) {
     }
     tg_array work = tg_new3(FPO_F64, H, NX, NY, NZ), t = tg_new3(FPO_F64, H, NX, NY, NZ);
 
-    features_fields f = {.q = tg_field(&q), .fx = tg_field(&fx), .gy = tg_field(&gy),
+    prog_features_fields f = {.q = tg_field(&q), .fx = tg_field(&fx), .gy = tg_field(&gy),
                          .out = tg_field(&out), .hal = tg_field(&hal), .acc = tg_field(&acc)};
     fpo_domain dom = fpo_domain_local(NX, NY, NZ);
     fpo_error err;
-    features *p;
-    tg_ok(features_open(&p, &dom, &f, &err), &err, "features_open");
+    prog_features *p;
+    tg_ok(prog_features_open(&p, &dom, &f, &err), &err, "prog_features_open");
     static const struct { double dt; int32_t n; bool flag; } runs[3] = {
         {0.1, 3, true}, {1.5, 2, false}, {2.0, 0, false}};
     static const char *names[5] = {"fx (domain i: 0 .. nx + 1)", "gy (domain j: 0 .. ny + 1)",
@@ -89,8 +89,8 @@ int main(void) {
     for (int r = 0; r < 3; r++) {
         features_ref(&q, &ref[0], &ref[1], &ref[2], &ref[3], &ref[4], &work, &t, runs[r].dt,
                      runs[r].n, runs[r].flag);
-        tg_ok(features_run(p, runs[r].dt, runs[r].n, runs[r].flag, &err), &err,
-              "features_run");
+        tg_ok(prog_features_run(p, runs[r].dt, runs[r].n, runs[r].flag, &err), &err,
+              "prog_features_run");
         for (int m = 0; m < 5; m++) {
             char what[160];
             snprintf(what, sizeof what, "run %d (dt=%g n=%d flag=%d): %s", r, runs[r].dt,
@@ -98,8 +98,8 @@ int main(void) {
             bad += tg_compare(what, outs[m], &ref[m], 0);
         }
     }
-    features_close(p);
+    prog_features_close(p);
     if (bad) return 1;
-    printf("features: ok\n");
+    printf("programs: ok\n");
     return 0;
 }
