@@ -449,8 +449,15 @@ int main(int argc, char **argv)
         fpo_halo_plan_destroy(plan);
     }
 
+    /* corners need depth <= nx, ny: thinner ranks get an error */
+    if (!DEVICE && (H > D.nx || H > D.ny)) {
+        checked = 1;
+        bad = fpo_halo_copy_corners(&D, &it[0].f[0], FPO_HALO_CENTER, H, FPO_HALO_FILL_X,
+                                    &err) != FPO_HALO_EINVAL;
+        failed |= report("corner fill deeper than the rank refused", bad, checked);
+    }
     /* corners, after a depth-3 exchange (host memory only) */
-    if (!DEVICE) {
+    if (!DEVICE && H <= D.nx && H <= D.ny) {
         static const struct { int item, dir[2]; const char *name; } fills[] = {
             {0, {0, 0}, "copy_corners X, centre f64"}, {0, {1, 1}, "copy_corners Y, centre f64"},
             {1, {0, 0}, "copy_corners X, centre f32"}, {7, {1, 1}, "copy_corners Y, corner f64"},
