@@ -120,7 +120,7 @@ typedef struct fpo_halo_point {
 
 /* Locate local point (i, j) of position `pos` of this rank (compute point or halo, any
  * distance). Returns 1 and fills `p`, or 0 when the point is in a cube-corner block (no
- * owner). */
+ * owner) or beyond the neighbouring tile. */
 int fpo_halo_locate(const fpo_halo_decomp *d, fpo_halo_pos pos, int i, int j,
                     fpo_halo_point *p);
 
@@ -192,7 +192,7 @@ fpo_halo_status fpo_halo_copy_corners(const fpo_halo_decomp *d, const fpo_halo_f
 
 /* FV3's fill_corners for a vector of `kind` (AGRID..DGRID): the components are swapped and
  * their signs set by the quarter turn; u is taken from the halo `udir` names, v from `vdir`
- * (FV3's D-grid fill is udir X, vdir Y). */
+ * (FV3's fill_corners: D-grid udir X, vdir Y; C-grid udir Y, vdir X). */
 fpo_halo_status fpo_halo_fill_corners(const fpo_halo_decomp *d, const fpo_halo_field *u,
                                       const fpo_halo_field *v, fpo_halo_kind kind, int depth,
                                       fpo_halo_fill udir, fpo_halo_fill vdir,
