@@ -243,6 +243,26 @@ static long verify_sw_rule(const titem *it, int dir, long *checked)
     return bad;
 }
 
+/* FV3's fill_corners_dgrid at the south-west corner, 0-based, i, j = 1 .. H:
+ * u(-i, -j) = -v(-j, i-1) and v(-i, -j) = -u(j-1, -i). */
+static long verify_fv3_dgrid_sw(const titem *it, long *checked)
+{
+    long bad = 0;
+    if ((D.edges & (FPO_HALO_EDGE_S | FPO_HALO_EDGE_W)) != (FPO_HALO_EDGE_S | FPO_HALO_EDGE_W))
+        return 0;
+    for (int j = 1; j <= H; j++)
+        for (int i = 1; i <= H; i++) {
+            double u = get(&it->f[0], -i, -j, 0), v = get(&it->f[1], -i, -j, 0);
+            double wu = -get(&it->f[1], -j, i - 1, 0), wv = -get(&it->f[0], j - 1, -i, 0);
+            *checked += 2;
+            if (u != wu)
+                bad++, show("fv3 d-grid sw", it, 0, -i, -j, 0, u, wu);
+            if (v != wv)
+                bad++, show("fv3 d-grid sw", it, 1, -i, -j, 0, v, wv);
+        }
+    return bad;
+}
+
 /* After the shared-edge sync: the east column of XFACE components and the north row of
  * YFACE ones hold the neighbour's south / west value; every other point is as filled. */
 static long verify_edges(const titem *it, long *checked)
@@ -486,6 +506,8 @@ int main(int argc, char **argv)
             bad += verify(t, H, fills[q].dir, fills[q].name, &checked);
             if (fills[q].item == 0)
                 bad += verify_sw_rule(t, fills[q].dir[0], &checked);
+            if (t->kind == FPO_HALO_DGRID && fills[q].dir[0] == 0 && fills[q].dir[1] == 1)
+                bad += verify_fv3_dgrid_sw(t, &checked);
             failed |= report(fills[q].name, bad, checked);
         }
         fpo_halo_plan_destroy(plan);
