@@ -36,8 +36,8 @@ static void put(const fpo_halo_field *f, int i, int j, int64_t k, double v)
 static void fill(const fpo_halo_decomp *d, const fpo_halo_field *f[2], int ncomp, int c,
                  fpo_halo_pos pos, int depth, fpo_halo_fill dir)
 {
-    int hx = hx_half_x(pos), hy = hx_half_y(pos);
-    int ni = d->nx + !hx, nj = d->ny + !hy;
+    int hx = hx_half_x(pos), hy = hx_half_y(pos), ni, nj;
+    fpo_halo_compute_size(d, pos, &ni, &nj);
     for (int corner = 0; corner < 4; corner++) {
         int cx = corner & 1 ? 2 * d->nx : 0, cy = corner & 2 ? 2 * d->ny : 0;
         int t = corner_turn(corner, dir), sc = ncomp == 2 ? 1 - c : 0;

@@ -70,6 +70,12 @@ int hx_item_pos(const fpo_halo_item *it, fpo_halo_pos pos[2])
     return 0;
 }
 
+void fpo_halo_compute_size(const fpo_halo_decomp *d, fpo_halo_pos pos, int *ni, int *nj)
+{
+    *ni = d->nx + !hx_half_x(pos);
+    *nj = d->ny + !hx_half_y(pos);
+}
+
 int fpo_halo_locate(const fpo_halo_decomp *d, fpo_halo_pos pos, int i, int j, fpo_halo_point *p)
 {
     int m = 2 * d->n, tile = d->tile, rot = 0;

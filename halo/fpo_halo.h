@@ -103,6 +103,10 @@ typedef struct fpo_halo_decomp {
 fpo_halo_status fpo_halo_layout(fpo_halo_decomp *d, int size, int rank, int n, int layout_x,
                                 int layout_y, fpo_halo_error *err);
 
+/* Compute points of this rank at `pos`: nx x ny cells, one more on a staggered axis
+ * (XFACE nx+1 x ny, YFACE nx x ny+1, CORNER nx+1 x ny+1). */
+void fpo_halo_compute_size(const fpo_halo_decomp *d, fpo_halo_pos pos, int *ni, int *nj);
+
 /* The same for the calling rank of `comm`, which is duplicated (collective). */
 fpo_halo_status fpo_halo_decomp_create(fpo_halo_decomp *d, MPI_Comm comm, int n, int layout_x,
                                        int layout_y, fpo_halo_error *err);

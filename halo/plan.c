@@ -73,7 +73,8 @@ fpo_halo_status hx_pts_push(hx_pts *out, hx_pt p, fpo_halo_error *err)
 static fpo_halo_status halo_points(const fpo_halo_decomp *r, fpo_halo_pos pos, int ncomp, int c,
                                    int depth, hx_pts *out, fpo_halo_error *err)
 {
-    int ni = r->nx + !hx_half_x(pos), nj = r->ny + !hx_half_y(pos);
+    int ni, nj;
+    fpo_halo_compute_size(r, pos, &ni, &nj);
     for (int j = -depth; j < nj + depth; j++)
         for (int i = -depth; i < ni + depth; i++) {
             fpo_halo_point p;
