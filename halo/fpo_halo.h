@@ -181,6 +181,8 @@ size_t fpo_halo_plan_bytes(const fpo_halo_plan *plan, int *npeers);
  * returns how many peers there are. */
 int fpo_halo_plan_peers(const fpo_halo_plan *plan, int max, int *rank, size_t *send_bytes,
                         size_t *recv_bytes);
+/* Frees the plan and its communicator (collective). After a failed start or finish the plan
+ * can only be destroyed. */
 void fpo_halo_plan_destroy(fpo_halo_plan *plan);
 
 /* Corner fills for ranks touching a cube corner (no-ops elsewhere), after an exchange. The
