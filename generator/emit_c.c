@@ -189,8 +189,35 @@ static void emit_call(Emit *e, Node *n) {
     buf_add(e->b, ")");
 }
 
+/* C precedence of an expression's top operator: binding tighter is higher. */
+static int prec(Node *n) {
+    static const char *levels[][4] = {{"||"}, {"&&"}, {"==", "!="}, {"<", "<=", ">", ">="},
+                                      {"+", "-"}, {"*", "/", "%"}};
+    if (n->kind == ND_COND)
+        return 1;
+    if (n->kind == ND_BINARY)
+        for (int l = 0; l < 6; l++)
+            for (int i = 0; i < 4 && levels[l][i]; i++)
+                if (!strcmp(n->op, levels[l][i]))
+                    return 2 + l;
+    if (n->kind == ND_UNARY || n->kind == ND_CAST)
+        return 8;
+    return 9;
+}
+
+/* Emit `n`, in parentheses when it binds looser than `min`. */
+static void emit_sub(Emit *e, Node *n, int min) {
+    bool paren = prec(n) < min;
+    if (paren)
+        buf_add(e->b, "(");
+    emit_expr(e, n);
+    if (paren)
+        buf_add(e->b, ")");
+}
+
 static void emit_expr(Emit *e, Node *n) {
     Buf *b = e->b;
+    int p = prec(n);
     switch (n->kind) {
     case ND_NUM:
         emit_num(b, n);
@@ -199,25 +226,30 @@ static void emit_expr(Emit *e, Node *n) {
         emit_access(e, n);
         return;
     case ND_UNARY:
-        buf_printf(b, "(%s", n->op);
-        emit_expr(e, n->lhs);
-        buf_add(b, ")");
+        buf_add(b, n->op);
+        emit_sub(e, n->lhs, p);
         return;
     case ND_BINARY:
-        buf_add(b, "(");
-        emit_expr(e, n->lhs);
+    {
+        /* Left-associative: the right operand needs parentheses at equal precedence. As
+         * gcc's -Wparentheses asks, `&&` inside `||` and comparisons inside comparisons get
+         * them too. */
+        int lmin = p, rmin = p + 1;
+        if (!strcmp(n->op, "||"))
+            lmin = rmin = 4;
+        else if (p == 4 || p == 5)
+            lmin = rmin = 6;
+        emit_sub(e, n->lhs, lmin);
         buf_printf(b, " %s ", n->op);
-        emit_expr(e, n->rhs);
-        buf_add(b, ")");
+        emit_sub(e, n->rhs, rmin);
         return;
+    }
     case ND_COND:
-        buf_add(b, "(");
-        emit_expr(e, n->cond);
+        emit_sub(e, n->cond, p + 1);
         buf_add(b, " ? ");
-        emit_expr(e, n->then);
+        emit_sub(e, n->then, p + 1);
         buf_add(b, " : ");
-        emit_expr(e, n->els);
-        buf_add(b, ")");
+        emit_sub(e, n->els, p);
         return;
     case ND_CAST:
         if (n->dt == DT_BOOL) {
@@ -226,9 +258,8 @@ static void emit_expr(Emit *e, Node *n) {
             buf_add(b, " != 0)");
             return;
         }
-        buf_printf(b, "((%s)", c_types[n->dt]);
-        emit_expr(e, n->lhs);
-        buf_add(b, ")");
+        buf_printf(b, "(%s)", c_types[n->dt]);
+        emit_sub(e, n->lhs, p);
         return;
     case ND_CALL:
         emit_call(e, n);
@@ -378,7 +409,7 @@ static void emit_group(Emit *e, Interval *iv, Group *g, bool par) {
     for (int l = 0; l < e->st->nlocals; l++)
         if (uses(first, e->st->locals[l])) {
             ind(e);
-            buf_printf(b, "%s %s;\n", c_types[e->st->locals[l]->dt],
+            buf_printf(b, "%s %s = 0;\n", c_types[e->st->locals[l]->dt],
                        cname(e->st->locals[l]->name));
         }
     emit_stmts(e, first);
@@ -568,11 +599,15 @@ static void emit_run(Emit *e, Prog *pg, Node *n) {
     }
 }
 
-static const char *kb_expr(int base, int64_t off, const char *k0, const char *k1) {
-    const char *v = base == KB_BOTTOM ? k0 : base == KB_TOP ? k1 : base == KB_NZ ? "nz" : "0";
-    if (!off)
-        return v;
-    return fpo_fmt("%s %c %lld", v, off > 0 ? '+' : '-', (long long)(off > 0 ? off : -off));
+static DBound shift(DBound d, int64_t off) { return (DBound){d.base, d.off + off}; }
+
+/* A K bound of a box as an expression of the call's K range (k0, k1) and nz. */
+static const char *kb_expr(int base, int64_t off, DBound k0, DBound k1) {
+    if (base == KB_BOTTOM)
+        return dbound(shift(k0, off));
+    if (base == KB_TOP)
+        return dbound(shift(k1, off));
+    return dbound((DBound){base == KB_NZ ? DB_NZ : DB_ZERO, off});
 }
 
 static void emit_needs(Buf *b, Prog *pg, Node *n) {
@@ -590,9 +625,6 @@ static void emit_needs(Buf *b, Prog *pg, Node *n) {
             StencilInfo *si = pg->infos[stencil_index(pg->ir, s)];
             buf_printf(b, "    /* %s (%s:%d) */\n", s->name, st->loc.file ? st->loc.file->path : "?",
                        st->loc.line);
-            const char *i0 = dbound(st->dom.lo[0]), *i1 = dbound(st->dom.hi[0]);
-            const char *j0 = dbound(st->dom.lo[1]), *j1 = dbound(st->dom.hi[1]);
-            const char *k0 = dbound(st->dom.lo[2]), *k1 = dbound(st->dom.hi[2]);
             for (int x = 0; x < s->nparams + s->ntemps; x++) {
                 Var *v = x < s->nparams ? s->params[x] : s->temps[x - s->nparams];
                 if (v->ax == AX_SCALAR)
@@ -602,15 +634,17 @@ static void emit_needs(Buf *b, Prog *pg, Node *n) {
                 for (int k = 0; k < si->nboxes[x]; k++) {
                     Box *bx = &si->boxes[x][k];
                     if (v->ax != AX_K) {
-                        buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 0, %s + %lld, %s + %lld);\n",
-                                   slot, slot, i0, (long long)bx->ilo, i1, (long long)bx->ihi);
-                        buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 1, %s + %lld, %s + %lld);\n",
-                                   slot, slot, j0, (long long)bx->jlo, j1, (long long)bx->jhi);
+                        buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 0, %s, %s);\n", slot,
+                                   slot, dbound(shift(st->dom.lo[0], bx->ilo)),
+                                   dbound(shift(st->dom.hi[0], bx->ihi)));
+                        buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 1, %s, %s);\n", slot,
+                                   slot, dbound(shift(st->dom.lo[1], bx->jlo)),
+                                   dbound(shift(st->dom.hi[1], bx->jhi)));
                     }
                     if (v->ax != AX_IJ)
                         buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 2, %s, %s);\n", slot,
-                                   slot, kb_expr(bx->klo_base, bx->klo, k0, k1),
-                                   kb_expr(bx->khi_base, bx->khi, k0, k1));
+                                   slot, kb_expr(bx->klo_base, bx->klo, st->dom.lo[2], st->dom.hi[2]),
+                                   kb_expr(bx->khi_base, bx->khi, st->dom.lo[2], st->dom.hi[2]));
                 }
             }
         }

@@ -264,6 +264,51 @@ static Var *copy_var(Var *v) {
     return c;
 }
 
+/* Where a temporary is accessed: -1 nowhere yet, -2 at an offset or in two intervals. */
+static void temp_uses(Node *n, Var *t, int where, int *seen) {
+    for (; n; n = n->next) {
+        if (n->kind == ND_ACCESS && n->var == t) {
+            bool at_point = !n->off[0] && !n->off[1] && !n->off[2] && n->kmode == KM_CONST;
+            if (!at_point || (*seen >= 0 && *seen != where))
+                *seen = -2;
+            else if (*seen == -1)
+                *seen = where;
+        }
+        temp_uses(n->lhs, t, where, seen);
+        temp_uses(n->rhs, t, where, seen);
+        temp_uses(n->cond, t, where, seen);
+        temp_uses(n->then, t, where, seen);
+        temp_uses(n->els, t, where, seen);
+        temp_uses(n->body, t, where, seen);
+        temp_uses(n->args, t, where, seen);
+        temp_uses(n->kexpr, t, where, seen);
+    }
+}
+
+/* A temporary read and written only at the current point of one interval needs no storage:
+ * it becomes a per-point local (GT4Py demotes such temporaries too). */
+static void demote_temps(Decl *s) {
+    Var **keep = NULL;
+    int nkeep = 0;
+    for (int i = 0; i < s->ntemps; i++) {
+        Var *t = s->temps[i];
+        int seen = -1, where = 0;
+        for (int c = 0; c < s->ncomps; c++)
+            for (int v = 0; v < s->comps[c].nivs; v++, where++)
+                temp_uses(s->comps[c].ivs[v].body, t, where, &seen);
+        if (seen == -2) {
+            t->id = nkeep;
+            VPUSH(keep, nkeep, t);
+            continue;
+        }
+        t->kind = VK_LOCAL;
+        t->ax = AX_SCALAR;
+        VPUSH(s->locals, s->nlocals, t);
+    }
+    s->temps = keep;
+    s->ntemps = nkeep;
+}
+
 static Decl *lower_stencil(Lower *L, Decl *d) {
     if (d->lowered)
         return d->lowered;
@@ -292,6 +337,7 @@ static Decl *lower_stencil(Lower *L, Decl *d) {
         VPUSH(s->comps, s->ncomps, c);
     }
     L->st = saved;
+    demote_temps(s);
     d->lowered = s;
     VPUSH(L->ir->stencils, L->ir->nstencils, s);
     return s;
