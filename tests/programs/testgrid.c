@@ -16,6 +16,25 @@ static size_t tg_size(fpo_dtype dtype) {
     return 0;
 }
 
+/* Every block handed out, freed at exit (tests keep their arrays to the end). */
+enum { TG_MAX_BLOCKS = 512 };
+static char *tg_blocks[TG_MAX_BLOCKS];
+static int tg_nblocks;
+
+static void tg_free_blocks(void) {
+    for (int b = 0; b < tg_nblocks; b++) free(tg_blocks[b]);
+    tg_nblocks = 0;
+}
+
+static void tg_keep(char *mem) {
+    if (tg_nblocks == 0) atexit(tg_free_blocks);
+    if (tg_nblocks == TG_MAX_BLOCKS) {
+        fprintf(stderr, "testgrid: more than %d arrays\n", TG_MAX_BLOCKS);
+        exit(1);
+    }
+    tg_blocks[tg_nblocks++] = mem;
+}
+
 tg_array tg_new(fpo_dtype dtype, fpo_axes axes, int64_t ilo, int64_t ihi, int64_t jlo,
                 int64_t jhi, int64_t klo, int64_t khi) {
     tg_array a = {.dtype = dtype, .axes = axes};
@@ -34,6 +53,7 @@ tg_array tg_new(fpo_dtype dtype, fpo_axes axes, int64_t ilo, int64_t ihi, int64_
         exit(1);
     }
     a.data = a.mem;
+    tg_keep(a.mem);
     return a;
 }
 
@@ -59,6 +79,8 @@ tg_array tg_clone(const tg_array *a) {
 }
 
 void tg_free(tg_array *a) {
+    for (int b = 0; b < tg_nblocks; b++)
+        if (tg_blocks[b] == a->mem) tg_blocks[b] = tg_blocks[--tg_nblocks];
     free(a->mem);
     a->mem = a->data = NULL;
 }

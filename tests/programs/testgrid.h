@@ -24,6 +24,7 @@ typedef double (*tg_pattern)(int i, int j, int k);
 
 tg_array tg_new(fpo_dtype dtype, fpo_axes axes, int64_t ilo, int64_t ihi, int64_t jlo,
                 int64_t jhi, int64_t klo, int64_t khi);
+/* Arrays live until tg_free or the end of the process. */
 /* 3D on [-h, nx + h) x [-h, ny + h) x [0, nz); 2D without K; 1D on [0, nz). */
 tg_array tg_new3(fpo_dtype dtype, int h, int nx, int ny, int nz);
 tg_array tg_new2(fpo_dtype dtype, int h, int nx, int ny);
