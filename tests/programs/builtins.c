@@ -1,6 +1,6 @@
 /* builtins.c: runs builtins.fpo and compares every builtin with libm (mod floored, as in
  * Python; gamma is tgamma; round is C's round, half away from zero). f64, i32 and bool
- * results must match exactly; f32 transcendental ones within 2 ulp of the float libm. */
+ * results must match exactly, f32 ones too (f32 code calls the float libm: sinf, ...). */
 #include <math.h>
 #include <stdio.h>
 
@@ -21,6 +21,11 @@ static int32_t pymodi(int32_t a, int32_t b) {
 }
 static double sign(double a) { return a > 0 ? 1.0 : a < 0 ? -1.0 : 0.0; }
 
+/* KNOWN GENERATOR BUG (fpo-gen, 2026-11-22): mod on floats is emitted as a - b * floor(a / b)
+ * (fpo_mod_f64 in the generated source), which rounds: mod(7.15511017256415, 0.7) gives
+ * 0.15511017256415016 where Python (design.md: "as in Python") gives 0.1551101725641506, and
+ * the result can even fall outside [0, b). mod_frac fails until it uses fmod and adds b when
+ * the signs differ, as pymod below. */
 /* name, dtype, reference, tolerance. Inputs: x (multiples of 1/8, never 0), y, u in
  * (-0.9, 0.9), p >= 1.1, r (multiples of 1/4, halves included), v (x with NaN, +inf, -inf),
  * n (i32, both signs), f and fp (f32, fp > 0). */
@@ -30,6 +35,7 @@ static double sign(double a) { return a > 0 ? 1.0 : a < 0 ? -1.0 : 0.0; }
     X(max, FPO_F64, fmax(x, y), 0)                                                           \
     X(mod_pos, FPO_F64, pymod(x, 2.0), 0)                                                    \
     X(mod_neg, FPO_F64, pymod(x, -4.0), 0)                                                   \
+    X(mod_frac, FPO_F64, pymod(y, 0.7), 0)                                                   \
     X(sqrt, FPO_F64, sqrt(p), 0)                                                             \
     X(cbrt, FPO_F64, cbrt(x), 0)                                                             \
     X(exp, FPO_F64, exp(u), 0)                                                               \
@@ -66,18 +72,24 @@ static double sign(double a) { return a > 0 ? 1.0 : a < 0 ? -1.0 : 0.0; }
     X(imod_pos, FPO_I32, pymodi(n, 3), 0)                                                    \
     X(imod_neg, FPO_I32, pymodi(n, -3), 0)                                                   \
     X(fsqrt, FPO_F32, sqrtf(fp), 0)                                                          \
-    X(fsin, FPO_F32, sinf(f), 2.5e-7)                                                        \
-    X(fexp, FPO_F32, expf(f), 2.5e-7)                                                        \
+    X(fsin, FPO_F32, sinf(f), 0)                                                              \
+    X(fexp, FPO_F32, expf(f), 0)                                                              \
     X(fabs, FPO_F32, fabsf(f), 0)                                                            \
     X(fmin, FPO_F32, fminf(f, 0.5f), 0)                                                      \
     X(ffloor, FPO_F32, floorf(f), 0)                                                         \
-    X(fpow, FPO_F32, powf(fp, 2.0f), 2.5e-7)
+    X(fpow, FPO_F32, powf(fp, 2.0f), 0)
 
 #define AS_ENUM(name, dt, e, tol) B_##name,
 enum { BUILTINS(AS_ENUM) NB };
 
 static double pat_x(int i, int j, int k) { return 0.75 * (i - 6) + 0.5 * j - 0.25 * k + 0.125; }
-static double pat_y(int i, int j, int k) { return cos(i + j) + 0.3 * k - 0.4; }
+/* y: also 3 * 0.7 rounded, and values like 7.155..., where Python's floored modulus by 0.7
+ * (fmod, then + b if the signs differ) is exact and a - b * floor(a / b) is not: 7.15511017256415
+ * % 0.7 == 0.1551101725641506 in Python, a - b * floor(a / b) == 0.15511017256415016. */
+static double pat_y(int i, int j, int k) {
+    int c = (i + j) % 4;
+    return c == 0 ? 0.7 * 3 : c == 1 ? 7.15511017256415 + k : cos(i + j) + 0.3 * k - 0.4;
+}
 static double pat_u(int i, int j, int k) { return 0.9 * sin(1.3 * i + 0.7 * j + k); }
 static double pat_p(int i, int j, int k) { return 1.1 + fabs(sin(i * j + k)) * 4.0; }
 static double pat_r(int i, int j, int k) { return 0.5 * (i - 6) + 0.25 * j * (k % 2); }
