@@ -46,13 +46,15 @@ static void pair(const tg_array *q, tg_array *out, box b) {
 static void features_ref(const tg_array *q, tg_array *fx, tg_array *gy, tg_array *out,
                          tg_array *hal, tg_array *acc, tg_array *kk, tg_array *kb,
                          tg_array *work, tg_array *t, double dt, int32_t n, bool flag) {
-    double half = 0.5 * dt;
+    double half = 0.5 * dt, c = 1.0;
     copy(q, work, (box){-2, NX + 2, -2, NY + 2});
     for (int32_t s = 0; s < n; s++) {
         smooth(work, out, half, (box){-1, NX + 1, -1, NY + 1});
         copy(out, work, (box){-1, NX + 1, -1, NY + 1});
         axpy(q, acc, (double)s * half, whole);
+        c = c * 0.5 + (double)s;
     }
+    axpy(q, acc, c, whole);
     xflux(work, fx, (box){0, NX + 1, 0, NY});
     ymean(work, gy, (box){0, NX, 0, NY + 1});
     pair(q, hal, (box){-1, NX + 1, 1, NY - 1});
