@@ -22,9 +22,13 @@ static reach_fields good_fields(const arrays *a) {
 static int expect(const char *what, const reach_fields *f, const fpo_domain *dom,
                   fpo_status want, const char *name) {
     fpo_error err = {0};
-    reach *p = NULL;
+    reach *p = (reach *)&err; /* not NULL: open must set it */
     fpo_status st = reach_open(&p, dom, f, &err);
     if (st == FPO_OK) reach_close(p);
+    else if (p != NULL) {
+        fprintf(stderr, "FAIL %s: open failed but did not set the program to NULL\n", what);
+        return 1;
+    }
     if (st != want) {
         fprintf(stderr, "FAIL %s: status %d, want %d (message: %s)\n", what, (int)st,
                 (int)want, err.msg);

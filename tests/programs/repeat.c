@@ -1,5 +1,5 @@
 /* repeat.c: runs repeat.fpo many times: every run gives bit-identical results, and run
- * allocates nothing. Allocations made by the program's code and the runtime (both static) are
+ * allocates nothing; bind points the program at other fields, checked as open checks. Allocations made by the program's code and the runtime (both static) are
  * counted through the linker's --wrap; open must show some, so the count is known to work. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +63,31 @@ int main(void) {
             bad++;
             break;
         }
+    }
+
+    /* bind: the opened program on other fields gives what a program opened on them gives. */
+    tg_array q2 = tg_new3(FPO_F64, H, NX, NY, NZ), out2 = tg_clone(&junk), out3 = tg_clone(&junk);
+    tg_fill(&q2, tg_junk);
+    repeat_fields f2 = {.q = tg_field(&q2), .out = tg_field(&out2)};
+    tg_ok(repeat_bind(p, &f2, &err), &err, "repeat_bind");
+    tg_ok(repeat_run(p, 0.05, 4, &err), &err, "repeat_run after bind");
+    repeat_fields f3 = {.q = tg_field(&q2), .out = tg_field(&out3)};
+    repeat *p3;
+    tg_ok(repeat_open(&p3, &dom, &f3, &err), &err, "repeat_open (second program)");
+    tg_ok(repeat_run(p3, 0.05, 4, &err), &err, "repeat_run (second program)");
+    repeat_close(p3);
+    bad += tg_compare("out after bind, against a program opened on the same fields", &out2,
+                      &out3, 0) != 0;
+    bad += tg_compare("out of the first fields, untouched after bind", &out, &first, 0) != 0;
+
+    /* bind checks as open does: q needs a halo of 2 (copy reads it on i: -2 .. nx + 2). */
+    tg_array small = tg_new3(FPO_F64, 1, NX, NY, NZ);
+    repeat_fields f4 = {.q = tg_field(&small), .out = tg_field(&out2)};
+    fpo_status st = repeat_bind(p, &f4, &err);
+    if (st != FPO_ESHAPE || !strstr(err.msg, "'q'")) {
+        fprintf(stderr, "FAIL bind to q with a halo of 1: status %d (want %d), message '%s'\n",
+                (int)st, (int)FPO_ESHAPE, err.msg);
+        bad++;
     }
     repeat_close(p);
     printf("repeat: %d runs; open made %d allocations, the runs %d\n", RUNS, open_allocs,
