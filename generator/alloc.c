@@ -39,15 +39,23 @@ char *fpo_strndup(const char *s, size_t n) {
 
 char *fpo_strdup(const char *s) { return fpo_strndup(s, strlen(s)); }
 
-char *fpo_fmt(const char *fmt, ...) {
-    va_list ap, ap2;
-    va_start(ap, fmt);
+static char *vfmt(const char *fmt, va_list ap, int *len) {
+    va_list ap2;
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
     char *p = fpo_new((size_t)n + 1);
     vsnprintf(p, (size_t)n + 1, fmt, ap2);
     va_end(ap2);
+    *len = n;
+    return p;
+}
+
+char *fpo_fmt(const char *fmt, ...) {
+    va_list ap;
+    int n;
+    va_start(ap, fmt);
+    char *p = vfmt(fmt, ap, &n);
+    va_end(ap);
     return p;
 }
 
@@ -81,13 +89,10 @@ void buf_addn(Buf *b, const char *s, size_t n) {
 void buf_add(Buf *b, const char *s) { buf_addn(b, s, strlen(s)); }
 
 void buf_printf(Buf *b, const char *fmt, ...) {
-    va_list ap, ap2;
+    va_list ap;
+    int n;
     va_start(ap, fmt);
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *p = vfmt(fmt, ap, &n);
     va_end(ap);
-    char *p = fpo_new((size_t)n + 1);
-    vsnprintf(p, (size_t)n + 1, fmt, ap2);
-    va_end(ap2);
     buf_addn(b, p, (size_t)n);
 }

@@ -55,6 +55,8 @@ FpoFile *fpo_load(const char *path);
 /* A file known by name only (the IR names its inputs; no text). */
 FpoFile *fpo_file_named(const char *path);
 FpoFile *fpo_files(void);   /* every file loaded, in load order */
+/* All of `f` as a NUL-terminated string; NULL on a read error. */
+char *fpo_read_stream(void *f);
 void fpo_sources_reset(void);
 
 /* Errors: print `file:line:col: error: msg`, the line and a caret (unless quiet), keep the
@@ -261,6 +263,7 @@ typedef struct Ir {
  * file order (imports before the importing file's declarations). */
 void fpo_parse_file(const char *path, Loc from, bool cmdline, Decl ***decls, int *ndecls);
 Node *new_node(NodeKind kind, Loc loc);
+Var *new_var(const char *name, Loc loc, VarKind kind, DType dt, Axes ax);
 
 /* ---- sema.c ---- */
 

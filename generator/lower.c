@@ -10,16 +10,6 @@ typedef struct Lower {
     int uniq;
 } Lower;
 
-static Var *new_var(const char *name, Loc loc, VarKind kind, DType dt, Axes ax) {
-    Var *v = fpo_new(sizeof *v);
-    v->name = fpo_strdup(name);
-    v->loc = loc;
-    v->kind = kind;
-    v->dt = dt;
-    v->ax = ax;
-    return v;
-}
-
 static bool name_in(Var **vs, int n, const char *name) {
     for (int i = 0; i < n; i++)
         if (!strcmp(vs[i]->name, name))
@@ -82,6 +72,7 @@ static void append(Node ***tail, Node *n) {
 
 static Node *lower_expr(Lower *L, Node *n, Node ***pre);
 static void lower_stmts(Lower *L, Node *n, Node ***out);
+static void lower_pstmts(Lower *L, Node *n, Node ***out);
 
 static Node *inline_call(Lower *L, Node *n, Node ***pre) {
     Decl *f = n->decl;
@@ -194,6 +185,23 @@ static Node *lower_expr(Lower *L, Node *n, Node ***pre) {
 
 /* ---- statements (stencils and functions) ---- */
 
+typedef void LowerList(Lower *L, Node *n, Node ***out);
+
+/* An `if`, in a stencil or a program: a constant condition keeps one branch. */
+static void lower_if(Lower *L, Node *n, Node ***out, LowerList *list) {
+    Value v;
+    if (const_eval(n->cond, &v)) {
+        list(L, v.i ? n->then : n->els, out);
+        return;
+    }
+    Node *c = new_node(ND_IF, n->loc);
+    c->cond = lower_expr(L, n->cond, out);
+    Node **t = &c->then, **e = &c->els;
+    list(L, n->then, &t);
+    list(L, n->els, &e);
+    append(out, c);
+}
+
 static void lower_stmt(Lower *L, Node *n, Node ***out) {
     switch (n->kind) {
     case ND_VARDECL:
@@ -210,20 +218,9 @@ static void lower_stmt(Lower *L, Node *n, Node ***out) {
         append(out, assign(t, n->op, v, n->loc));
         return;
     }
-    case ND_IF: {
-        Value v;
-        if (const_eval(n->cond, &v)) {
-            lower_stmts(L, v.i ? n->then : n->els, out);
-            return;
-        }
-        Node *c = new_node(ND_IF, n->loc);
-        c->cond = lower_expr(L, n->cond, out);
-        Node **t = &c->then, **e = &c->els;
-        lower_stmts(L, n->then, &t);
-        lower_stmts(L, n->els, &e);
-        append(out, c);
+    case ND_IF:
+        lower_if(L, n, out, lower_stmts);
         return;
-    }
     case ND_WHILE: {
         Node *c = new_node(ND_WHILE, n->loc);
         Node *pre = NULL, **pt = &pre;
@@ -345,8 +342,6 @@ static Decl *lower_stencil(Lower *L, Decl *d) {
 
 /* ---- programs ---- */
 
-static void lower_pstmts(Lower *L, Node *n, Node ***out);
-
 static void add_scalar(Lower *L, Var *v, const char *prefix) {
     Var *c = new_var(fresh_name(L, prefix ? fpo_fmt("%s_%s", prefix, v->name) : v->name),
                      v->loc, VK_LOCAL, v->dt, AX_SCALAR);
@@ -404,20 +399,9 @@ static void lower_pstmt(Lower *L, Node *n, Node ***out) {
         append(out, c);
         return;
     }
-    case ND_IF: {
-        Value v;
-        if (const_eval(n->cond, &v)) {
-            lower_pstmts(L, v.i ? n->then : n->els, out);
-            return;
-        }
-        Node *c = new_node(ND_IF, n->loc);
-        c->cond = lower_expr(L, n->cond, out);
-        Node **t = &c->then, **e = &c->els;
-        lower_pstmts(L, n->then, &t);
-        lower_pstmts(L, n->els, &e);
-        append(out, c);
+    case ND_IF:
+        lower_if(L, n, out, lower_pstmts);
         return;
-    }
     case ND_CALL: {
         if (n->decl->kind == D_PROGRAM) {
             flatten_call(L, n, out);

@@ -124,16 +124,10 @@ static char *read_all(const char *path) {
     FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
     if (!f)
         return NULL;
-    Buf b = {0};
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        buf_addn(&b, chunk, n);
-    bool bad = ferror(f);
+    char *text = fpo_read_stream(f);
     if (f != stdin)
         fclose(f);
-    buf_add(&b, "");
-    return bad ? NULL : b.s;
+    return text;
 }
 
 /* ---- atomic output ---- */

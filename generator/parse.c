@@ -23,6 +23,16 @@ Node *new_node(NodeKind kind, Loc loc) {
     return n;
 }
 
+Var *new_var(const char *name, Loc loc, VarKind kind, DType dt, Axes ax) {
+    Var *v = fpo_new(sizeof *v);
+    v->name = fpo_strdup(name);
+    v->loc = loc;
+    v->kind = kind;
+    v->dt = dt;
+    v->ax = ax;
+    return v;
+}
+
 static _Noreturn void expected(Token *t, const char *what) {
     if (t->kind == TK_EOF)
         fpo_error_at(t->loc, "expected %s, found the end of the file", what);

@@ -105,12 +105,7 @@ static Var *declare(Ctx *cx, const char *name, Loc loc, VarKind kind, DType dt, 
     check_name(name, loc);
     if (find_var(cx, name) || find_decl(cx, name))
         fpo_error_at(loc, "'%s' is already defined", name);
-    Var *v = fpo_new(sizeof *v);
-    v->name = fpo_strdup(name);
-    v->loc = loc;
-    v->kind = kind;
-    v->dt = dt;
-    v->ax = ax;
+    Var *v = new_var(name, loc, kind, dt, ax);
     VPUSH(cx->scope, cx->nscope, v);
     return v;
 }
@@ -494,6 +489,14 @@ static Node **bind_args(Node *n, Decl *d) {
     return argv;
 }
 
+static void check_expr(Ctx *cx, Node *n);
+
+/* A scalar argument: an expression that converts to the parameter's dtype. */
+static void scalar_arg(Ctx *cx, Node *a, Var *p, Decl *d) {
+    check_expr(cx, a);
+    coerce(a, p->dt, fpo_fmt("argument '%s' of '%s'", p->name, d->name));
+}
+
 /* A field argument: a bare field name whose type is the parameter's. */
 static Var *field_arg(Ctx *cx, Node *a, Var *p, Decl *d) {
     if (a->kind != ND_ACCESS || a->nidx || a->at)
@@ -544,8 +547,7 @@ static void check_call_expr(Ctx *cx, Node *n) {
         Node *a = n->argv[i];
         Var *p = d->params[i];
         if (p->ax == AX_SCALAR) {
-            check_expr(cx, a);
-            coerce(a, p->dt, fpo_fmt("argument '%s' of '%s'", p->name, d->name));
+            scalar_arg(cx, a, p, d);
             continue;
         }
         Var *v = field_arg(cx, a, p, d);
@@ -1055,8 +1057,7 @@ static void check_program_call(Ctx *cx, Node *n) {
         Node *a = n->argv[i];
         Var *p = d->params[i];
         if (p->ax == AX_SCALAR) {
-            check_expr(cx, a);
-            coerce(a, p->dt, fpo_fmt("argument '%s' of '%s'", p->name, d->name));
+            scalar_arg(cx, a, p, d);
             continue;
         }
         bound[i] = field_arg(cx, a, p, d);

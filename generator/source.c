@@ -51,19 +51,26 @@ FpoFile *fpo_load(const char *path) {
         snprintf(fpo_errmsg, sizeof fpo_errmsg, "cannot open '%s': %s", path, strerror(errno));
         return NULL;
     }
-    Buf b = {0};
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-        buf_addn(&b, chunk, n);
-    bool bad = ferror(fp);
+    char *text = fpo_read_stream(fp);
     fclose(fp);
-    if (bad) {
+    if (!text) {
         snprintf(fpo_errmsg, sizeof fpo_errmsg, "cannot read '%s'", path);
         return NULL;
     }
+    return add_file(real, text);
+}
+
+char *fpo_read_stream(void *stream) {
+    FILE *f = stream;
+    Buf b = {0};
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        buf_addn(&b, chunk, n);
+    if (ferror(f))
+        return NULL;
     buf_add(&b, "");
-    return add_file(real, b.s);
+    return b.s;
 }
 
 int fpo_try(void (*fn)(void *), void *arg) {
