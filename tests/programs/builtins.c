@@ -21,11 +21,6 @@ static int32_t pymodi(int32_t a, int32_t b) {
 }
 static double sign(double a) { return a > 0 ? 1.0 : a < 0 ? -1.0 : 0.0; }
 
-/* KNOWN GENERATOR BUG (fpo-gen, 2026-11-22): mod on floats is emitted as a - b * floor(a / b)
- * (fpo_mod_f64 in the generated source), which rounds: mod(7.15511017256415, 0.7) gives
- * 0.15511017256415016 where Python (design.md: "as in Python") gives 0.1551101725641506, and
- * the result can even fall outside [0, b). mod_frac fails until it uses fmod and adds b when
- * the signs differ, as pymod below. */
 /* name, dtype, reference, tolerance. Inputs: x (multiples of 1/8, never 0), y, u in
  * (-0.9, 0.9), p >= 1.1, r (multiples of 1/4, halves included), v (x with NaN, +inf, -inf),
  * n (i32, both signs), f and fp (f32, fp > 0). */

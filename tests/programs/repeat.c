@@ -45,12 +45,12 @@ int main(void) {
     allocs = 0;
     int bad = 0;
     for (int r = 0; r < RUNS; r++) {
-        memcpy(out.mem, junk.mem, (size_t)(NX + 2 * H) * (NY + 2 * H) * NZ * sizeof(double));
+        tg_copy(&out, &junk);
         counting = 1;
         tg_ok(repeat_run(p, 0.05, 4, &err), &err, "repeat_run");
         counting = 0;
         if (r == 0) {
-            memcpy(first.mem, out.mem, (size_t)(NX + 2 * H) * (NY + 2 * H) * NZ * sizeof(double));
+            tg_copy(&first, &out);
             for (int k = 0; k < NZ; k++)
                 for (int j = 0; j < NY; j++)
                     for (int i = 0; i < NX; i++)

@@ -37,17 +37,24 @@ static void tg_keep(char *mem) {
 
 tg_array tg_new(fpo_dtype dtype, fpo_axes axes, int64_t ilo, int64_t ihi, int64_t jlo,
                 int64_t jhi, int64_t klo, int64_t khi) {
+    return tg_new_padded(dtype, axes, ilo, ihi, jlo, jhi, klo, khi, 0, 0);
+}
+
+tg_array tg_new_padded(fpo_dtype dtype, fpo_axes axes, int64_t ilo, int64_t ihi, int64_t jlo,
+                       int64_t jhi, int64_t klo, int64_t khi, int pad_j, int pad_k) {
     tg_array a = {.dtype = dtype, .axes = axes};
     int64_t lo[3] = {ilo, jlo, klo}, hi[3] = {ihi, jhi, khi};
+    int64_t pad[3] = {pad_j, pad_k, 0}; /* after a step along axis d */
     bool has[3] = {axes != FPO_K, axes != FPO_K, axes != FPO_IJ};
-    int64_t n = 1;
+    int64_t n = 1; /* elements in one step along the next axis */
     for (int d = 0; d < 3; d++) {
         a.lo[d] = has[d] ? lo[d] : 0;
         a.hi[d] = has[d] ? hi[d] : 1;
         a.stride[d] = has[d] ? n : 0;
-        n *= a.hi[d] - a.lo[d];
+        if (has[d]) n = n * (a.hi[d] - a.lo[d]) + pad[d];
     }
-    a.mem = calloc((size_t)n, tg_size(dtype));
+    a.bytes = (size_t)n * tg_size(dtype);
+    a.mem = calloc(1, a.bytes);
     if (!a.mem) {
         fprintf(stderr, "testgrid: out of memory\n");
         exit(1);
@@ -67,15 +74,25 @@ tg_array tg_new2(fpo_dtype dtype, int h, int nx, int ny) {
 
 tg_array tg_new1(fpo_dtype dtype, int nz) { return tg_new(dtype, FPO_K, 0, 1, 0, 1, 0, nz); }
 
-static int64_t tg_count(const tg_array *a) {
-    return (a->hi[0] - a->lo[0]) * (a->hi[1] - a->lo[1]) * (a->hi[2] - a->lo[2]);
+tg_array tg_clone(const tg_array *a) {
+    tg_array c = *a;
+    c.mem = malloc(a->bytes);
+    if (!c.mem) {
+        fprintf(stderr, "testgrid: out of memory\n");
+        exit(1);
+    }
+    memcpy(c.mem, a->mem, a->bytes);
+    c.data = c.mem + ((char *)a->data - a->mem);
+    tg_keep(c.mem);
+    return c;
 }
 
-tg_array tg_clone(const tg_array *a) {
-    tg_array c = tg_new(a->dtype, a->axes, a->lo[0], a->hi[0], a->lo[1], a->hi[1], a->lo[2],
-                        a->hi[2]);
-    memcpy(c.mem, a->mem, (size_t)tg_count(a) * tg_size(a->dtype));
-    return c;
+void tg_copy(tg_array *dst, const tg_array *src) {
+    if (dst->bytes != src->bytes) {
+        fprintf(stderr, "testgrid: copy between arrays of different sizes\n");
+        exit(1);
+    }
+    memcpy(dst->mem, src->mem, src->bytes);
 }
 
 void tg_free(tg_array *a) {

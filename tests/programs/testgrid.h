@@ -17,6 +17,7 @@ typedef struct tg_array {
     fpo_dtype dtype;
     fpo_axes axes;
     int64_t lo[3], hi[3], stride[3];
+    size_t bytes; /* of the allocation */
 } tg_array;
 
 /* A value of index (i, j, k), for filling arrays. */
@@ -24,12 +25,17 @@ typedef double (*tg_pattern)(int i, int j, int k);
 
 tg_array tg_new(fpo_dtype dtype, fpo_axes axes, int64_t ilo, int64_t ihi, int64_t jlo,
                 int64_t jhi, int64_t klo, int64_t khi);
-/* Arrays live until tg_free or the end of the process. */
+/* Arrays live until tg_free or the end of the process. tg_new_padded leaves pad_j elements
+ * after each I row and pad_k after each IJ plane (strides larger than the extents). */
 /* 3D on [-h, nx + h) x [-h, ny + h) x [0, nz); 2D without K; 1D on [0, nz). */
+tg_array tg_new_padded(fpo_dtype dtype, fpo_axes axes, int64_t ilo, int64_t ihi, int64_t jlo,
+                       int64_t jhi, int64_t klo, int64_t khi, int pad_j, int pad_k);
 tg_array tg_new3(fpo_dtype dtype, int h, int nx, int ny, int nz);
 tg_array tg_new2(fpo_dtype dtype, int h, int nx, int ny);
 tg_array tg_new1(fpo_dtype dtype, int nz);
 tg_array tg_clone(const tg_array *a);
+/* Copy the whole allocation of `src` into `dst`, a clone of it. */
+void tg_copy(tg_array *dst, const tg_array *src);
 void tg_free(tg_array *a);
 
 fpo_field tg_field(const tg_array *a);
