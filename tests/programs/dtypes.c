@@ -14,8 +14,8 @@ static double pat_z(int i, int j, int k) { (void)i, (void)j; return 1000.0 * k +
 
 static void reference(const tg_array *a, const tg_array *b, const tg_array *n,
                       const tg_array *m, const tg_array *s, const tg_array *z, tg_array *oa,
-                      tg_array *ob, tg_array *on, tg_array *om, tg_array *os, double xa,
-                      float xb, int32_t xn, bool xm) {
+                      tg_array *ob, tg_array *on, tg_array *om, tg_array *os, tg_array *ot,
+                      double xa, float xb, int32_t xn, bool xm) {
     for (int k = 0; k < NZ; k++)
         for (int j = 0; j < NY; j++)
             for (int i = 0; i < NX; i++) {
@@ -31,6 +31,9 @@ static void reference(const tg_array *a, const tg_array *b, const tg_array *n,
         for (int i = 0; i < NX; i++)
             TG_F64(os, i, j, 0) = TG_F64(s, i + 1, j, 0) - TG_F64(s, i, j - 1, 0) +
                                   TG_F64(z, 0, 0, 1) + TG_F64(a, i, j, 2);
+    for (int j = 0; j < NY; j++)
+        for (int i = 0; i < NX; i++)
+            TG_I32(ot, i, j, 0) = TG_I32(n, i, j, NZ - 1) + (int32_t)TG_F64(z, 0, 0, NZ - 2) + xn;
 }
 
 int main(void) {
@@ -45,18 +48,19 @@ int main(void) {
     tg_fill(&z, pat_z);
     tg_array oa = tg_new3(FPO_F64, H, NX, NY, NZ), ob = tg_new3(FPO_F32, H, NX, NY, NZ),
              on = tg_new3(FPO_I32, H, NX, NY, NZ), om = tg_new3(FPO_BOOL, H, NX, NY, NZ),
-             os = tg_new2(FPO_F64, H, NX, NY);
+             os = tg_new2(FPO_F64, H, NX, NY), ot = tg_new2(FPO_I32, H, NX, NY);
     tg_fill(&oa, tg_junk);
     tg_fill(&ob, tg_junk);
     tg_fill(&on, tg_junk);
     tg_fill(&os, tg_junk);
+    tg_fill(&ot, tg_junk);
     tg_array ra = tg_clone(&oa), rb = tg_clone(&ob), rn = tg_clone(&on), rm = tg_clone(&om),
-             rs = tg_clone(&os);
+             rs = tg_clone(&os), rt = tg_clone(&ot);
 
     dtypes_fields f = {.a = tg_field(&a), .b = tg_field(&b), .n = tg_field(&n),
                        .m = tg_field(&m), .s = tg_field(&s), .z = tg_field(&z),
                        .oa = tg_field(&oa), .ob = tg_field(&ob), .on = tg_field(&on),
-                       .om = tg_field(&om), .os = tg_field(&os)};
+                       .om = tg_field(&om), .os = tg_field(&os), .ot = tg_field(&ot)};
     fpo_domain dom = fpo_domain_local(NX, NY, NZ);
     fpo_error err;
     dtypes *p;
@@ -69,13 +73,14 @@ int main(void) {
         float xb = pass ? 3.0f : -0.5f;
         int32_t xn = pass ? -3 : 4;
         bool xm = pass == 0;
-        reference(&a, &b, &n, &m, &s, &z, &ra, &rb, &rn, &rm, &rs, xa, xb, xn, xm);
+        reference(&a, &b, &n, &m, &s, &z, &ra, &rb, &rn, &rm, &rs, &rt, xa, xb, xn, xm);
         tg_ok(dtypes_run(p, xa, xb, xn, xm, &err), &err, "dtypes_run");
         bad += tg_compare("oa (f64)", &oa, &ra, 0);
         bad += tg_compare("ob (f32)", &ob, &rb, 0);
         bad += tg_compare("on (i32)", &on, &rn, 0);
         bad += tg_compare("om (bool)", &om, &rm, 0);
-        bad += tg_compare("os (f64, IJ)", &os, &rs, 0);
+        bad += tg_compare("os (f64, IJ, written at the bottom)", &os, &rs, 0);
+        bad += tg_compare("ot (i32, IJ, written at the top)", &ot, &rt, 0);
     }
     dtypes_close(p);
     if (bad) return 1;
