@@ -433,6 +433,7 @@ static void emit_stencil(Emit *e, Decl *s, StencilInfo *si) {
         buf_printf(b, "const fpo_field *fpo_%s, ", s->temps[i]->name);
     buf_add(b, "int64_t fpo_i0, int64_t fpo_i1, int64_t fpo_j0, int64_t fpo_j1, int64_t fpo_k0, "
                "int64_t fpo_k1) {\n");
+    buf_add(b, "    (void)fpo_k0, (void)fpo_k1;   /* intervals may use one end only */\n");
     for (int i = 0; i < s->nparams; i++) {
         Var *v = s->params[i];
         if (v->ax != AX_SCALAR && stencil_uses(s, v))
