@@ -19,7 +19,9 @@ static const box whole = {0, NX, 0, NY, 0, 0};
             for (int i = (b).i0; i < (b).i1; i++)
 #define A(a, di, dj) TG_F64(a, i + (di), j + (dj), k)
 
-static void copy(const tg_array *src, tg_array *dst, box b) { FOR_BOX(b) A(dst, 0, 0) = A(src, 0, 0); }
+static void copy(const tg_array *src, tg_array *dst, box b) {
+    FOR_BOX(b) A(dst, 0, 0) = A(src, 0, 0);
+}
 static void axpy(const tg_array *x, tg_array *y, double a, box b) {
     FOR_BOX(b) A(y, 0, 0) = A(y, 0, 0) + a * A(x, 0, 0);
 }

@@ -1,6 +1,7 @@
 /* repeat.c: runs repeat.fpo many times: every run gives bit-identical results, and run
- * allocates nothing; bind points the program at other fields, checked as open checks. Allocations made by the program's code and the runtime (both static) are
- * counted through the linker's --wrap; open must show some, so the count is known to work. */
+ * allocates nothing; bind points the program at other fields, checked as open checks.
+ * Allocations made by the program's code and the runtime (both static) are counted through
+ * the linker's --wrap; open must show some, so the count is known to work. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
