@@ -120,7 +120,10 @@ function(fpo_add_program name)
   execute_process(COMMAND "${plan_gen}" ${args} --plan "${plan}" ${sources}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE log ERROR_VARIABLE log)
   if(rc)
-    message(FATAL_ERROR "${where}: fpo-gen failed:\n${log}")
+    # Indented lines are printed as they are, so the caret stays under the mistake.
+    string(STRIP "${log}" log)
+    string(REPLACE "\n" "\n  " log "  ${log}")
+    message(FATAL_ERROR "${where}: fpo-gen failed:\n${log}\n")
   endif()
   _fpo_read_plan("${plan}" outputs inputs)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${sources} ${inputs})

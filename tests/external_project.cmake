@@ -12,13 +12,20 @@ function(ext_run what out)
   set(${out} "${log}" PARENT_SCOPE)
 endfunction()
 
-# Configure the project in `src` into `bin` with the enclosing build's compiler and flags, so
-# sanitizer builds link.
+# The command that configures the project in `src` into `bin` with the enclosing build's
+# compiler and flags (so sanitizer builds link), and any further arguments, into `var`.
+function(ext_configure_command var src bin)
+  set(${var} "${CMAKE_COMMAND}" -S "${src}" -B "${bin}" -G "${GENERATOR}"
+      "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}" "-DCMAKE_C_COMPILER=${C_COMPILER}"
+      "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}" "-DCMAKE_C_FLAGS=${C_FLAGS}"
+      "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}" "-DCMAKE_PREFIX_PATH=${PREFIX}" ${ARGN}
+      PARENT_SCOPE)
+endfunction()
+
+# Configure the project in `src` into `bin`; stop the test if that fails.
 function(ext_configure src bin)
-  ext_run("configuring ${src}" log "${CMAKE_COMMAND}" -S "${src}" -B "${bin}" -G "${GENERATOR}"
-          "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}" "-DCMAKE_C_COMPILER=${C_COMPILER}"
-          "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}" "-DCMAKE_C_FLAGS=${C_FLAGS}"
-          "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}" "-DCMAKE_PREFIX_PATH=${PREFIX}")
+  ext_configure_command(cmd "${src}" "${bin}")
+  ext_run("configuring ${src}" log ${cmd})
 endfunction()
 
 # Build `bin`; its output goes to `out`.

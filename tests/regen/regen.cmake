@@ -18,24 +18,26 @@ function(expect step log)
 endfunction()
 
 file(REMOVE_RECURSE "${WORK}")
-file(COPY "${SOURCE}/" DESTINATION "${WORK}/src")
+# A space in the source path checks quoting through the plan, the depfile and Ninja.
+set(src "${WORK}/src dir")
+file(COPY "${SOURCE}/" DESTINATION "${src}")
 set(bin "${WORK}/build")
-ext_configure("${WORK}/src" "${bin}")
+ext_configure("${src}" "${bin}")
 ext_build("${bin}" log)
 expect("first build" "${log}" WANT "generating program regen_main" "generating program regen_other")
 ext_run("running regen_app" out "${bin}/regen_app")
 expect("regen_app" "${out}" WANT "regen_app: 42")
 
 # Touch the file regen_main imports (not listed in SOURCES): only regen_main is regenerated.
-file(TOUCH "${WORK}/src/lib.fpo")
+file(TOUCH "${src}/lib.fpo")
 ext_build("${bin}" log)
 expect("after touching lib.fpo" "${log}" WANT "generating program regen_main"
        "Linking C executable regen_app" NOT "generating program regen_other")
 
 # Edit it: the new value reaches the program.
-file(READ "${WORK}/src/lib.fpo" text)
+file(READ "${src}/lib.fpo" text)
 string(REPLACE "41.0" "99.0" text "${text}")
-file(WRITE "${WORK}/src/lib.fpo" "${text}")
+file(WRITE "${src}/lib.fpo" "${text}")
 ext_build("${bin}" log)
 expect("after editing lib.fpo" "${log}" WANT "generating program regen_main")
 ext_run("running regen_app" out "${bin}/regen_app")
