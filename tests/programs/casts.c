@@ -54,10 +54,11 @@ int main(void) {
             for (int i = 0; i < NX; i++) {
 #define AS_REF(name, dt, e)                                                                   \
     {                                                                                         \
-        double x = TG_F64(&xa, i, j, k);                                                       \
-        float f = TG_F32(&fa, i, j, k);                                                        \
-        int32_t n = TG_I32(&na, i, j, k);                                                      \
-        bool m = TG_BOOL(&ma, i, j, k);                                                        \
+        double x = TG_F64(&xa, i, j, k);                                                      \
+        float f = TG_F32(&fa, i, j, k);                                                       \
+        int32_t n = TG_I32(&na, i, j, k);                                                     \
+        bool m = TG_BOOL(&ma, i, j, k);                                                       \
+        (void)x, (void)f, (void)n, (void)m;                                                   \
         tg_set(&ref[C_##name], i, j, k, (e));                                                 \
     }
                 CASTS(AS_REF)

@@ -9,12 +9,12 @@
 
 enum { NX = 13, NY = 7, NZ = 5, H = 3, NOUT = 7 };
 
-/* A call's domain: [i0, i1) x [j0, j1) x [k0, k1) (k1 = 0: [0, NZ)). */
+/* A call's domain: [i0, i1) x [j0, j1) x [k0, k1). */
 typedef struct box { int i0, i1, j0, j1, k0, k1; } box;
-static const box whole = {0, NX, 0, NY, 0, 0};
+static const box whole = {0, NX, 0, NY, 0, NZ};
 
 #define FOR_BOX(b)                                                                            \
-    for (int k = (b).k0; k < ((b).k1 ? (b).k1 : NZ); k++)                                     \
+    for (int k = (b).k0; k < (b).k1; k++)                                                     \
         for (int j = (b).j0; j < (b).j1; j++)                                                 \
             for (int i = (b).i0; i < (b).i1; i++)
 #define A(a, di, dj) TG_F64(a, i + (di), j + (dj), k)
@@ -49,17 +49,17 @@ static void features_ref(const tg_array *q, tg_array *fx, tg_array *gy, tg_array
                          tg_array *hal, tg_array *acc, tg_array *kk, tg_array *kb,
                          tg_array *work, tg_array *t, double dt, int32_t n, bool flag) {
     double half = 0.5 * dt, c = 1.0;
-    copy(q, work, (box){-2, NX + 2, -2, NY + 2});
+    copy(q, work, (box){-2, NX + 2, -2, NY + 2, 0, NZ});
     for (int32_t s = 0; s < n; s++) {
-        smooth(work, out, half, (box){-1, NX + 1, -1, NY + 1});
-        copy(out, work, (box){-1, NX + 1, -1, NY + 1});
+        smooth(work, out, half, (box){-1, NX + 1, -1, NY + 1, 0, NZ});
+        copy(out, work, (box){-1, NX + 1, -1, NY + 1, 0, NZ});
         axpy(q, acc, (double)s * half, whole);
         c = c * 0.5 + (double)s;
     }
     axpy(q, acc, c, whole);
-    xflux(work, fx, (box){0, NX + 1, 0, NY});
-    ymean(work, gy, (box){0, NX, 0, NY + 1});
-    pair(q, hal, (box){-1, NX + 1, 1, NY - 1});
+    xflux(work, fx, (box){0, NX + 1, 0, NY, 0, NZ});
+    ymean(work, gy, (box){0, NX, 0, NY + 1, 0, NZ});
+    pair(q, hal, (box){-1, NX + 1, 1, NY - 1, 0, NZ});
     kcol(q, kk, (box){0, NX, 0, NY, 1, NZ});
     kcol(q, kb, (box){2, NX - 3, 1, 3, 0, NZ - 2});
     if (flag) axpy(q, acc, 100.0, whole);
