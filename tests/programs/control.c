@@ -50,11 +50,7 @@ int main(void) {
     tg_fill(&q, pat_q);
     tg_fill(&n, pat_n);
     tg_array out[3], ref[3];
-    for (int m = 0; m < 3; m++) {
-        out[m] = tg_new3(FPO_F64, H, NX, NY, NZ);
-        tg_fill(&out[m], tg_junk);
-        ref[m] = tg_clone(&out[m]);
-    }
+    tg_new_outputs(3, FPO_F64, H, NX, NY, NZ, out, ref);
     control_fields f = {.q = tg_field(&q), .n = tg_field(&n), .o1 = tg_field(&out[0]),
                         .o2 = tg_field(&out[1]), .o3 = tg_field(&out[2])};
     fpo_domain dom = fpo_domain_local(NX, NY, NZ);

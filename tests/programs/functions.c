@@ -22,11 +22,8 @@ int main(void) {
     tg_fill(&u, pat_u);
     tg_fill(&n, pat_n);
     tg_array out[4], ref[4];
-    for (int m = 0; m < 4; m++) {
-        out[m] = tg_new3(m == 3 ? FPO_I32 : FPO_F64, H, NX, NY, NZ);
-        tg_fill(&out[m], tg_junk);
-        ref[m] = tg_clone(&out[m]);
-    }
+    tg_new_outputs(3, FPO_F64, H, NX, NY, NZ, out, ref);
+    tg_new_outputs(1, FPO_I32, H, NX, NY, NZ, out + 3, ref + 3);
     const double w = 0.375;
 #define Q(i, j, k) TG_F64(&q, i, j, k)
 #define U(i, j, k) TG_F64(&u, i, j, k)

@@ -38,11 +38,7 @@ int main(void) {
     tg_fill(&q, tg_wave);
     tg_array out[5];
     tg_array ref[5];
-    for (int n = 0; n < 5; n++) {
-        out[n] = tg_new3(FPO_F64, H, NX, NY, NZ);
-        tg_fill(&out[n], tg_junk);
-        ref[n] = tg_clone(&out[n]);
-    }
+    tg_new_outputs(5, FPO_F64, H, NX, NY, NZ, out, ref);
     reference(&q, &ref[0], &ref[1], &ref[2], &ref[3], &ref[4]);
 
     korder_fields f = {.q = tg_field(&q), .up = tg_field(&out[0]), .down = tg_field(&out[1]),

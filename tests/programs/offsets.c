@@ -20,11 +20,7 @@ int main(void) {
     tg_fill(&ko, pat_ko);
     tg_fill(&idx, pat_idx);
     tg_array out[4], ref[4];
-    for (int n = 0; n < 4; n++) {
-        out[n] = tg_new3(FPO_F64, H, NX, NY, NZ);
-        tg_fill(&out[n], tg_junk);
-        ref[n] = tg_clone(&out[n]);
-    }
+    tg_new_outputs(4, FPO_F64, H, NX, NY, NZ, out, ref);
 #define Q(i, j, k) TG_F64(&q, i, j, k)
     for (int k = 0; k < NZ; k++)
         for (int j = 0; j < NY; j++)

@@ -1,6 +1,7 @@
 /* open_errors.c: open must refuse fields that do not fit the program (too small a halo, a
  * missing interface point, a short K range, the wrong dtype, the wrong axes, no data) and a
  * bad domain, with the right status and a message naming the field; and accept good ones. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,6 +48,17 @@ static int expect(const char *what, const reach_fields *f, const fpo_domain *dom
     return 0;
 }
 
+/* Open with the good fields but the one at `offset` in reach_fields, described by `bad`. */
+static int expect_field(const char *what, const arrays *a, size_t offset, tg_array bad,
+                        fpo_status want, const char *name) {
+    reach_fields f = good_fields(a);
+    *(fpo_field *)((char *)&f + offset) = tg_field(&bad);
+    fpo_domain dom = fpo_domain_local(NX, NY, NZ);
+    return expect(what, &f, &dom, want, name);
+}
+
+#define AT(member) offsetof(reach_fields, member)
+
 int main(void) {
     arrays a = {.qsrc = tg_new3(FPO_F64, H, NX, NY, NZ), .twod = tg_new2(FPO_F64, H, NX, NY),
                 .col = tg_new1(FPO_F32, NZ), .dst = tg_new3(FPO_F64, H, NX, NY, NZ),
@@ -57,63 +69,30 @@ int main(void) {
     reach_fields f = good_fields(&a);
     bad += expect("good fields", &f, &dom, FPO_OK, NULL);
 
-    /* qsrc is read at i - 2 and j + 2; a halo of 1 is too small. */
-    tg_array q1 = tg_new3(FPO_F64, 1, NX, NY, NZ);
-    f = good_fields(&a);
-    f.qsrc = tg_field(&q1);
-    bad += expect("qsrc with a halo of 1", &f, &dom, FPO_ESHAPE, "qsrc");
-
-    /* qsrc is touched on i in [-2, nx + 1) (edge reads i - 1 up to nx) and j in [0, ny + 2). */
-    tg_array q2 = tg_new(FPO_F64, FPO_IJK, -2, NX + 1, 0, NY + 2, 0, NZ);
-    f = good_fields(&a);
-    f.qsrc = tg_field(&q2);
-    bad += expect("qsrc with exactly the halo it needs", &f, &dom, FPO_OK, NULL);
-
-    tg_array q3 = tg_new(FPO_F64, FPO_IJK, -2, NX + 1, 0, NY + 1, 0, NZ);
-    f = good_fields(&a);
-    f.qsrc = tg_field(&q3);
-    bad += expect("qsrc one short at j = ny + 1", &f, &dom, FPO_ESHAPE, "qsrc");
-
-    /* stag is written on i in [0, nx + 1). */
-    tg_array s1 = tg_new3(FPO_F64, 0, NX, NY, NZ);
-    f = good_fields(&a);
-    f.stag = tg_field(&s1);
-    bad += expect("stag without the interface point", &f, &dom, FPO_ESHAPE, "stag");
-
-    tg_array c1 = tg_new1(FPO_F32, NZ - 1);
-    f = good_fields(&a);
-    f.col = tg_field(&c1);
-    bad += expect("col with nz - 1 levels", &f, &dom, FPO_ESHAPE, "col");
-
-    tg_array q4 = tg_new3(FPO_F32, H, NX, NY, NZ);
-    f = good_fields(&a);
-    f.qsrc = tg_field(&q4);
-    bad += expect("qsrc as f32", &f, &dom, FPO_EDTYPE, "qsrc");
-
-    tg_array c2 = tg_new1(FPO_F64, NZ);
-    f = good_fields(&a);
-    f.col = tg_field(&c2);
-    bad += expect("col as f64", &f, &dom, FPO_EDTYPE, "col");
-
-    tg_array t1 = tg_new2(FPO_BOOL, H, NX, NY);
-    f = good_fields(&a);
-    f.twod = tg_field(&t1);
-    bad += expect("twod as bool", &f, &dom, FPO_EDTYPE, "twod");
-
-    tg_array d1 = tg_new2(FPO_F64, H, NX, NY);
-    f = good_fields(&a);
-    f.dst = tg_field(&d1);
-    bad += expect("dst as 2D (IJ)", &f, &dom, FPO_EDTYPE, "dst");
-
-    tg_array t2 = tg_new3(FPO_F64, H, NX, NY, NZ);
-    f = good_fields(&a);
-    f.twod = tg_field(&t2);
-    bad += expect("twod as 3D", &f, &dom, FPO_EDTYPE, "twod");
-
-    tg_array c3 = tg_new3(FPO_F32, H, NX, NY, NZ);
-    f = good_fields(&a);
-    f.col = tg_field(&c3);
-    bad += expect("col as 3D", &f, &dom, FPO_EDTYPE, "col");
+    /* qsrc is touched on i in [-2, nx + 1) (reach_in reads i - 2, edge reads i - 1 up to nx)
+     * and j in [0, ny + 2); stag on i in [0, nx + 1); col on k in [0, nz). */
+    bad += expect_field("qsrc with a halo of 1", &a, AT(qsrc), tg_new3(FPO_F64, 1, NX, NY, NZ),
+                        FPO_ESHAPE, "qsrc");
+    bad += expect_field("qsrc with exactly the halo it needs", &a, AT(qsrc),
+                        tg_new(FPO_F64, FPO_IJK, -2, NX + 1, 0, NY + 2, 0, NZ), FPO_OK, NULL);
+    bad += expect_field("qsrc one short at j = ny + 1", &a, AT(qsrc),
+                        tg_new(FPO_F64, FPO_IJK, -2, NX + 1, 0, NY + 1, 0, NZ), FPO_ESHAPE,
+                        "qsrc");
+    bad += expect_field("stag without the interface point", &a, AT(stag),
+                        tg_new3(FPO_F64, 0, NX, NY, NZ), FPO_ESHAPE, "stag");
+    bad += expect_field("col with nz - 1 levels", &a, AT(col), tg_new1(FPO_F32, NZ - 1),
+                        FPO_ESHAPE, "col");
+    bad += expect_field("qsrc as f32", &a, AT(qsrc), tg_new3(FPO_F32, H, NX, NY, NZ),
+                        FPO_EDTYPE, "qsrc");
+    bad += expect_field("col as f64", &a, AT(col), tg_new1(FPO_F64, NZ), FPO_EDTYPE, "col");
+    bad += expect_field("twod as bool", &a, AT(twod), tg_new2(FPO_BOOL, H, NX, NY), FPO_EDTYPE,
+                        "twod");
+    bad += expect_field("dst as 2D (IJ)", &a, AT(dst), tg_new2(FPO_F64, H, NX, NY), FPO_EDTYPE,
+                        "dst");
+    bad += expect_field("twod as 3D", &a, AT(twod), tg_new3(FPO_F64, H, NX, NY, NZ), FPO_EDTYPE,
+                        "twod");
+    bad += expect_field("col as 3D", &a, AT(col), tg_new3(FPO_F32, H, NX, NY, NZ), FPO_EDTYPE,
+                        "col");
 
     f = good_fields(&a);
     f.dst.data = NULL;

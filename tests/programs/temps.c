@@ -13,11 +13,7 @@ int main(void) {
     tg_array lap = tg_new3(FPO_F64, H, NX, NY, NZ), t1 = tg_new3(FPO_F64, H, NX, NY, NZ),
              t2 = tg_new3(FPO_F64, H, NX, NY, NZ);
     tg_array out[2], ref[2];
-    for (int n = 0; n < 2; n++) {
-        out[n] = tg_new3(FPO_F64, H, NX, NY, NZ);
-        tg_fill(&out[n], tg_junk);
-        ref[n] = tg_clone(&out[n]);
-    }
+    tg_new_outputs(2, FPO_F64, H, NX, NY, NZ, out, ref);
 #define Q(i, j, k) TG_F64(&q, i, j, k)
 #define L(i, j, k) TG_F64(&lap, i, j, k)
     for (int k = 0; k < NZ; k++) {

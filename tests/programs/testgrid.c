@@ -155,6 +155,15 @@ void tg_fill(tg_array *a, tg_pattern p) {
                 tg_set(a, i, j, k, p((int)i, (int)j, (int)k));
 }
 
+void tg_new_outputs(int n, fpo_dtype dtype, int h, int nx, int ny, int nz, tg_array *out,
+                    tg_array *ref) {
+    for (int m = 0; m < n; m++) {
+        out[m] = tg_new3(dtype, h, nx, ny, nz);
+        tg_fill(&out[m], tg_junk);
+        ref[m] = tg_clone(&out[m]);
+    }
+}
+
 double tg_wave(int i, int j, int k) { return sin(i) + 10.0 * j + 100.0 * k; }
 
 double tg_junk(int i, int j, int k) { return -7777.0 - i - 0.5 * j - 0.25 * k; }

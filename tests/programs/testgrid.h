@@ -51,6 +51,11 @@ void tg_set(tg_array *a, int64_t i, int64_t j, int64_t k, double v);
 #define TG_I32(a, i, j, k) (((int32_t *)(a)->data)[tg_index((a), (i), (j), (k))])
 #define TG_BOOL(a, i, j, k) (((bool *)(a)->data)[tg_index((a), (i), (j), (k))])
 
+/* n 3D output arrays of `dtype` with a halo of h, filled with tg_junk, and in `ref` a clone
+ * of each for the reference loop nest to write into. */
+void tg_new_outputs(int n, fpo_dtype dtype, int h, int nx, int ny, int nz, tg_array *out,
+                    tg_array *ref);
+
 /* Set every element (halo included) to p(i, j, k), converted to the array's dtype. */
 void tg_fill(tg_array *a, tg_pattern p);
 

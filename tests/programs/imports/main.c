@@ -11,11 +11,7 @@ int main(void) {
     tg_array q = tg_new3(FPO_F64, H, NX, NY, NZ);
     tg_fill(&q, tg_wave);
     tg_array out[3], ref[3];
-    for (int m = 0; m < 3; m++) {
-        out[m] = tg_new3(FPO_F64, H, NX, NY, NZ);
-        tg_fill(&out[m], tg_junk);
-        ref[m] = tg_clone(&out[m]);
-    }
+    tg_new_outputs(3, FPO_F64, H, NX, NY, NZ, out, ref);
     for (int k = 0; k < NZ; k++)
         for (int j = 0; j < NY; j++)
             for (int i = 0; i < NX; i++) {
