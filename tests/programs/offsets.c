@@ -19,8 +19,25 @@ int main(void) {
     tg_fill(&z, pat_z);
     tg_fill(&ko, pat_ko);
     tg_fill(&idx, pat_idx);
-    tg_array out[4], ref[4];
-    tg_new_outputs(4, FPO_F64, H, NX, NY, NZ, out, ref);
+    tg_array out[6], ref[6];
+    tg_new_outputs(5, FPO_F64, H, NX, NY, NZ, out, ref);
+    /* out[4]: zi, on the nz + 1 interface levels. out[5]: dz. */
+    out[5] = out[4];
+    ref[5] = ref[4];
+    out[4] = tg_new(FPO_F64, FPO_IJK, -H, NX + H, -H, NY + H, 0, NZ + 1);
+    tg_fill(&out[4], tg_junk);
+    ref[4] = tg_clone(&out[4]);
+    tg_array zk = tg_new1(FPO_F64, NZ + 1), surf = tg_new2(FPO_F64, H, NX, NY);
+    tg_fill(&zk, pat_z);
+    tg_fill(&surf, tg_wave);
+    for (int k = 0; k < NZ + 1; k++)
+        for (int j = 0; j < NY; j++)
+            for (int i = 0; i < NX; i++)
+                TG_F64(&ref[4], i, j, k) = TG_F64(&zk, 0, 0, k) * 2.0 + TG_F64(&surf, i, j, 0);
+    for (int k = 0; k < NZ; k++)
+        for (int j = 0; j < NY; j++)
+            for (int i = 0; i < NX; i++)
+                TG_F64(&ref[5], i, j, k) = TG_F64(&ref[4], i, j, k + 1) - TG_F64(&ref[4], i, j, k);
 #define Q(i, j, k) TG_F64(&q, i, j, k)
     for (int k = 0; k < NZ; k++)
         for (int j = 0; j < NY; j++)
@@ -40,16 +57,19 @@ int main(void) {
     offsets_fields f = {.q = tg_field(&q), .z = tg_field(&z), .ko = tg_field(&ko),
                         .idx = tg_field(&idx), .out = tg_field(&out[0]),
                         .o1 = tg_field(&out[1]), .o2 = tg_field(&out[2]),
-                        .o3 = tg_field(&out[3])};
+                        .o3 = tg_field(&out[3]), .zk = tg_field(&zk),
+                        .surf = tg_field(&surf), .zi = tg_field(&out[4]),
+                        .dz = tg_field(&out[5])};
     fpo_domain dom = fpo_domain_local(NX, NY, NZ);
     fpo_error err;
     offsets *p;
     tg_ok(offsets_open(&p, &dom, &f, &err), &err, "offsets_open");
     tg_ok(offsets_run(p, &err), &err, "offsets_run");
-    static const char *names[4] = {"out (constant offsets)", "o1 (q[0,0,ko])",
-                                   "o2 (.at(K=idx), 3D and 1D)", "o3 (offset expressions)"};
+    static const char *names[6] = {"out (constant offsets)",     "o1 (q[0,0,ko])",
+                                   "o2 (.at(K=idx), 3D and 1D)", "o3 (offset expressions)",
+                                   "zi (k: 0 .. nz + 1)",        "dz (zi[0,0,1] - zi)"};
     int bad = 0;
-    for (int n = 0; n < 4; n++) bad += tg_compare(names[n], &out[n], &ref[n], 0);
+    for (int n = 0; n < 6; n++) bad += tg_compare(names[n], &out[n], &ref[n], 0);
     offsets_close(p);
     if (bad) return 1;
     printf("offsets: ok\n");
