@@ -23,8 +23,8 @@ static void reference(const tg_array *a, const tg_array *b, const tg_array *n,
                                       TG_F64(z, 0, 0, k) + (double)TG_I32(n, i, j, k) +
                                       (double)TG_F32(b, i, j, k);
                 TG_F32(ob, i, j, k) = TG_F32(b, i, j, k) * xb + 1.5f;
-                TG_I32(on, i, j, k) =
-                    TG_I32(n, i, j, k) * xn - 7 / 2 + (TG_I32(n, i, j, k) + 100) % 7;
+                int32_t nn = TG_I32(n, i, j, k);
+                TG_I32(on, i, j, k) = nn * xn - 7 / 2 + (nn + 100) % 7 + nn / 3 * 10 + nn % 4 * 100;
                 TG_BOOL(om, i, j, k) = (TG_BOOL(m, i, j, k) && xm) || TG_I32(n, i, j, k) > 2;
             }
     for (int j = 0; j < NY; j++)
