@@ -68,6 +68,14 @@ fpo_status fpo_field_check(const fpo_field *f, const char *program, const char *
             return fpo_fail(err, FPO_EINVAL,
                             "%s: field '%s' has a reversed %s range [%" PRId64 ", %" PRId64 ")",
                             program, name, axis_name[d], f->lo[d], f->hi[d]);
+        /* Each axis must step over all of the one below it, or points would share memory. */
+        if (d > 0 && axes_has(axes, d - 1) &&
+            f->stride[d] < f->stride[d - 1] * (f->hi[d - 1] - f->lo[d - 1]))
+            return fpo_fail(err, FPO_EINVAL,
+                            "%s: field '%s' has %s stride %" PRId64 " but one %s step needs %" PRId64
+                            " elements; its points would overlap",
+                            program, name, axis_name[d], f->stride[d], axis_name[d],
+                            f->stride[d - 1] * (f->hi[d - 1] - f->lo[d - 1]));
         if (need_lo[d] >= need_hi[d])
             continue; /* the program touches no point on this axis */
         if (need_lo[d] < f->lo[d] || need_hi[d] > f->hi[d])

@@ -94,6 +94,17 @@ static void test_field_check(void) {
     EXPECT(fpo_field_check(&strided, "step", "q", FPO_F64, FPO_IJK, in_lo, in_hi, &err),
            FPO_EINVAL, "step: field 'q' has i stride 2; fields must be contiguous in i (stride 1)");
 
+    /* A padded layout is fine; an overlapping one is not. */
+    fpo_field padded = q;
+    padded.stride[1] = 32, padded.stride[2] = 32 * 27;
+    CHECK(fpo_field_check(&padded, "step", "q", FPO_F64, FPO_IJK, in_lo, in_hi, &err) == FPO_OK);
+    fpo_field overlap = q;
+    overlap.stride[2] = 26 * 25;
+    EXPECT(fpo_field_check(&overlap, "step", "q", FPO_F64, FPO_IJK, in_lo, in_hi, &err),
+           FPO_EINVAL,
+           "step: field 'q' has k stride 650 but one k step needs 676 elements; its points "
+           "would overlap");
+
     fpo_field reversed = q;
     reversed.hi[1] = -3;
     EXPECT(fpo_field_check(&reversed, "step", "q", FPO_F64, FPO_IJK, in_lo, in_hi, &err),
