@@ -8,7 +8,6 @@ set(FPO_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/FPO" CACHE STRING
 mark_as_advanced(FPO_INSTALL_CMAKEDIR)
 
 # The generator is installed as FPO::fpo-gen (its target is defined in generator/).
-set_target_properties(fpo-gen PROPERTIES EXPORT_NAME fpo-gen)
 install(TARGETS fpo-gen EXPORT FPOTargets RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 
 install(EXPORT FPOTargets NAMESPACE FPO:: FILE FPOTargets.cmake
