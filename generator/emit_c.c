@@ -67,9 +67,17 @@ static void ind(Emit *e) {
         buf_add(e->b, "    ");
 }
 
+/* Point the C compiler (and debuggers) at the .fpo line. */
 static void line_directive(Emit *e, Loc loc) {
-    if (loc.file && loc.line > 0)
-        buf_printf(e->b, "#line %d \"%s\"\n", loc.line, loc.file->path);
+    if (!loc.file || loc.line <= 0)
+        return;
+    buf_printf(e->b, "#line %d \"", loc.line);
+    for (const char *c = loc.file->path; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            buf_add(e->b, "\\");
+        buf_addn(e->b, c, 1);
+    }
+    buf_add(e->b, "\"\n");
 }
 
 /* ---- expressions ---- */
