@@ -397,7 +397,7 @@ static void emit_group(Emit *e, Interval *iv, Group *g, bool par) {
     const char *ie = x.ihi ? fpo_fmt("fpo_i1 + %lld", (long long)x.ihi) : "fpo_i1";
     const char *jb = x.jlo ? fpo_fmt("fpo_j0 - %lld", (long long)-x.jlo) : "fpo_j0";
     const char *je = x.jhi ? fpo_fmt("fpo_j1 + %lld", (long long)x.jhi) : "fpo_j1";
-    const char *pad = par ? "        " : "            ";
+    const char *pad = "        ";
     if (x.ilo || x.ihi || x.jlo || x.jhi)
         buf_printf(b, "%s/* on the domain extended by i %lld..+%lld, j %lld..+%lld: later "
                       "statements read these values at offsets */\n",
@@ -406,11 +406,11 @@ static void emit_group(Emit *e, Interval *iv, Group *g, bool par) {
         buf_add(b, "#ifdef _OPENMP\n#pragma omp parallel for collapse(2)\n#endif\n");
         buf_add(b, "        for (int64_t k = fpo_kb; k < fpo_ke; k++)\n");
     } else {
-        buf_add(b, "#ifdef _OPENMP\n#pragma omp parallel for\n#endif\n");
+        buf_add(b, "#ifdef _OPENMP\n#pragma omp for\n#endif\n");
     }
     buf_printf(b, "%s    for (int64_t j = %s; j < %s; j++) {\n", pad, jb, je);
     buf_printf(b, "%s        for (int64_t i = %s; i < %s; i++) {\n", pad, ib, ie);
-    e->indent = par ? 5 : 6;
+    e->indent = 5;
     Node *first = nth(iv->body, g->first), *last = nth(iv->body, g->first + g->count - 1);
     Node *after = last->next;
     last->next = NULL;
@@ -470,6 +470,10 @@ static void emit_stencil(Emit *e, Decl *s, StencilInfo *si) {
             buf_add(b, ";\n");
             line_directive(e, iv->loc);
             bool par = cp->order == ORD_PARALLEL;
+            /* K in order: one team for the whole column loop; every thread walks K and
+             * shares each level's J rows (`omp for` ends with a barrier). */
+            if (!par)
+                buf_add(b, "#ifdef _OPENMP\n#pragma omp parallel\n#endif\n");
             if (cp->order == ORD_FORWARD)
                 buf_add(b, "        for (int64_t k = fpo_kb; k < fpo_ke; k++) {\n");
             else if (cp->order == ORD_BACKWARD)

@@ -154,6 +154,8 @@ static int make_dirs(const char *dir) {
 
 /* Write every file under a temporary name, then rename all; on failure nothing is left. */
 static int write_all(Pending *w, int n) {
+    mode_t mask = umask(0);
+    umask(mask);
     int i;
     for (i = 0; i < n; i++) {
         w[i].tmp = fpo_fmt("%s.tmpXXXXXX", w[i].path);
@@ -162,6 +164,7 @@ static int write_all(Pending *w, int n) {
             fprintf(stderr, "fpo-gen: error: cannot write '%s': %s\n", w[i].path, strerror(errno));
             break;
         }
+        fchmod(fd, 0666 & ~mask);   /* as open() would have made it */
         FILE *f = fdopen(fd, "wb");
         size_t len = strlen(w[i].text);
         bool ok = f && fwrite(w[i].text, 1, len, f) == len;
@@ -171,7 +174,6 @@ static int write_all(Pending *w, int n) {
             unlink(w[i].tmp);
             break;
         }
-        fchmod(fd, 0644);
     }
     if (i < n) {
         while (i-- > 0)
