@@ -86,6 +86,29 @@ static int check_front(const char *name, const char *text, Front *f) {
     return fpo_try(check_front_run, f);
 }
 
+/* The front end through lowering: the IR of `program` (NULL: the only one) in `path`. */
+typedef struct Lowered {
+    const char *path, *program;
+    Ir *ir;
+} Lowered;
+
+static void check_lower_run(void *arg) {
+    Lowered *l = arg;
+    Decl **decls = NULL;
+    int n = 0;
+    fpo_parse_file(l->path, (Loc){0}, true, &decls, &n);
+    fpo_sema(decls, n, NULL, 0);
+    l->ir = fpo_lower(fpo_find_program(decls, n, l->program));
+}
+
+/* NULL after printing the error. */
+static Ir *check_lower(const char *path, const char *program) {
+    Lowered l = {path, program, NULL};
+    fpo_sources_reset();
+    fpo_quiet = false;
+    return fpo_try(check_lower_run, &l) ? NULL : l.ir;
+}
+
 static Decl *check_decl(Front *f, const char *name) {
     for (int i = 0; i < f->ndecls; i++)
         if (f->decls[i]->name && !strcmp(f->decls[i]->name, name))

@@ -2,20 +2,6 @@
  * (lower.c): what GT4Py would compute for the same stencils. */
 #include "check.h"
 
-typedef struct Run {
-    const char *path;
-    Ir *ir;
-} Run;
-
-static void lower_run(void *arg) {
-    Run *r = arg;
-    Decl **decls = NULL;
-    int n = 0;
-    fpo_parse_file(r->path, (Loc){0}, true, &decls, &n);
-    fpo_sema(decls, n, NULL, 0);
-    r->ir = fpo_lower(fpo_find_program(decls, n, NULL));
-}
-
 static Decl *stencil(Ir *ir, const char *name) {
     for (int i = 0; i < ir->nstencils; i++)
         if (!strcmp(ir->stencils[i]->name, name))
@@ -32,7 +18,7 @@ static Decl *stencil(Ir *ir, const char *name) {
     } while (0)
 
 int main(void) {
-    Run r = {check_write("ext.fpo",
+    Lowered r = {check_write("ext.fpo",
                          "stencil two(q: field<f64>, out: field<f64>, o4: field<f64>) {\n"
                          "  computation(PARALLEL) {\n"
                          "    var t = q[1, 0, 0] + q[-1, 0, 0];\n"   /* read later at offsets */
@@ -52,10 +38,9 @@ int main(void) {
                          "  two(q, out, o4) domain(i: 0 .. nx + 1);\n"
                          "  col(x, e);\n"
                          "}\n"),
-             NULL};
-    fpo_sources_reset();
-    fpo_quiet = false;
-    if (fpo_try(lower_run, &r))
+             NULL, NULL};
+    r.ir = check_lower(r.path, NULL);
+    if (!r.ir)
         return 1;
     Decl *two = stencil(r.ir, "two");
     CHECK(two != NULL);

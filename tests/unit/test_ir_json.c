@@ -3,20 +3,6 @@
  * same as the C emitted from the .fpo files. */
 #include "check.h"
 
-typedef struct Lowered {
-    const char *path, *program;
-    Ir *ir;
-} Lowered;
-
-static void lower_run(void *arg) {
-    Lowered *l = arg;
-    Decl **decls = NULL;
-    int n = 0;
-    fpo_parse_file(l->path, (Loc){0}, true, &decls, &n);
-    fpo_sema(decls, n, NULL, 0);
-    l->ir = fpo_lower(fpo_find_program(decls, n, l->program));
-}
-
 static const char *first_diff(const char *a, const char *b) {
     int line = 1;
     for (; *a && *a == *b; a++, b++)
@@ -32,9 +18,8 @@ int main(int argc, char **argv) {
     }
     fpo_quiet = false;
     for (int i = 1; i + 1 < argc; i += 2) {
-        Lowered l = {argv[i], argv[i + 1], NULL};
-        fpo_sources_reset();
-        if (fpo_try(lower_run, &l)) {
+        Lowered l = {argv[i], argv[i + 1], check_lower(argv[i], argv[i + 1])};
+        if (!l.ir) {
             check_failures++;
             continue;
         }
