@@ -60,6 +60,8 @@ typedef struct Emit {
     Buf *b;
     Decl *st;      /* the stencil being emitted, NULL in run */
     int indent;
+    unsigned known, edges;   /* the variant's class: tile edges known (EDGE_*), and which of
+                              * those the rank touches; unknown edges are tested at run time */
 } Emit;
 
 static void ind(Emit *e) {
@@ -281,10 +283,70 @@ static void emit_expr(Emit *e, Node *n) {
 
 static void emit_stmts(Emit *e, Node *n);
 
+/* The edge a region axis needs the rank to touch (both ends anchored at one edge), or 0. */
+static unsigned region_edge(const RegionAxis *r, int ax) {
+    if (r->all || r->lo_base != r->hi_base)
+        return 0;
+    if (ax == 0)
+        return r->lo_base == RB_START ? EDGE_W : EDGE_E;
+    return r->lo_base == RB_START ? EDGE_S : EDGE_N;
+}
+
+/* Whether ranks of the emitted class can hold points of region `n`. */
+static bool region_held(Emit *e, Node *n) {
+    for (int ax = 0; ax < 2; ax++) {
+        unsigned need = region_edge(&n->reg[ax], ax);
+        if (need && (e->known & need) && !(e->edges & need))
+            return false;
+    }
+    return true;
+}
+
+/* The test of region `n` at point (i, j): tile indices against the region's bounds, and the
+ * tile edges it needs where the class does not fix them. */
+static void emit_region_cond(Emit *e, Node *n) {
+    const char *sep = "";
+    for (int ax = 0; ax < 2; ax++) {
+        RegionAxis *r = &n->reg[ax];
+        if (r->all)
+            continue;
+        unsigned need = region_edge(r, ax);
+        if (need && !(e->known & need)) {
+            buf_printf(e->b, "%s(fpo_edges & %uu)", sep, need);
+            sep = " && ";
+        }
+        const char *idx = ax ? "j + fpo_tj" : "i + fpo_ti", *last = ax ? "fpo_tnj" : "fpo_tni";
+        for (int s = 0; s < 2; s++) {
+            int base = s ? r->hi_base : r->lo_base;
+            int64_t off = s ? r->hi : r->lo;
+            buf_printf(e->b, "%s%s %s ", sep, idx, s ? "<" : ">=");
+            sep = " && ";
+            if (base == RB_START)
+                buf_printf(e->b, "%lld", (long long)off);
+            else
+                emit_offset(e->b, fpo_fmt("%s - 1", last), off);
+        }
+    }
+    if (!*sep)
+        buf_add(e->b, "true");
+}
+
 static void emit_stmt(Emit *e, Node *n) {
+    if (n->kind == ND_REGION && !region_held(e, n))
+        return;   /* pruned: no rank of this class holds its points */
     line_directive(e, n->loc);
     ind(e);
     switch (n->kind) {
+    case ND_REGION:
+        buf_add(e->b, "if (");
+        emit_region_cond(e, n);
+        buf_add(e->b, ") {   /* region */\n");
+        e->indent++;
+        emit_stmts(e, n->body);
+        e->indent--;
+        ind(e);
+        buf_add(e->b, "}\n");
+        return;
     case ND_ASSIGN:
         emit_access(e, n->lhs);
         buf_printf(e->b, " %s ", n->op);
@@ -334,6 +396,22 @@ static bool uses(Node *n, Var *v) {
             uses(n->then, v) || uses(n->els, v) || uses(n->body, v) || uses(n->args, v) ||
             uses(n->kexpr, v))
             return true;
+    return false;
+}
+
+static bool has_region(Node *n) {
+    for (; n; n = n->next)
+        if (n->kind == ND_REGION || has_region(n->then) || has_region(n->els) ||
+            has_region(n->body))
+            return true;
+    return false;
+}
+
+static bool stencil_has_region(Decl *s) {
+    for (int c = 0; c < s->ncomps; c++)
+        for (int j = 0; j < s->comps[c].nivs; j++)
+            if (has_region(s->comps[c].ivs[j].body))
+                return true;
     return false;
 }
 
@@ -439,9 +517,16 @@ static void emit_stencil(Emit *e, Decl *s, StencilInfo *si) {
     }
     for (int i = 0; i < s->ntemps; i++)
         buf_printf(b, "const fpo_field *fpo_%s, ", s->temps[i]->name);
-    buf_add(b, "int64_t fpo_i0, int64_t fpo_i1, int64_t fpo_j0, int64_t fpo_j1, int64_t fpo_k0, "
-               "int64_t fpo_k1) {\n");
+    buf_add(b, "const fpo_domain *fpo_dom, unsigned fpo_edges, int64_t fpo_i0, int64_t fpo_i1, "
+               "int64_t fpo_j0, int64_t fpo_j1, int64_t fpo_k0, int64_t fpo_k1) {\n");
     buf_add(b, "    (void)fpo_k0, (void)fpo_k1;   /* intervals may use one end only */\n");
+    if (stencil_has_region(s))
+        buf_add(b, "    /* regions: this rank's place on its tile */\n"
+                   "    const int64_t fpo_ti = fpo_dom->i0, fpo_tj = fpo_dom->j0, "
+                   "fpo_tni = fpo_dom->tile_nx, fpo_tnj = fpo_dom->tile_ny;\n"
+                   "    (void)fpo_ti, (void)fpo_tj, (void)fpo_tni, (void)fpo_tnj, (void)fpo_edges;\n");
+    else
+        buf_add(b, "    (void)fpo_dom, (void)fpo_edges;\n");
     for (int i = 0; i < s->nparams; i++) {
         Var *v = s->params[i];
         if (v->ax != AX_SCALAR && stencil_uses(s, v))
@@ -599,6 +684,7 @@ static void emit_run(Emit *e, Prog *pg, Node *n) {
                 }
                 for (int i = 0; i < s->ntemps; i++)
                     buf_printf(b, "%s, ", field_ref(pg, s->temps[i]));
+                buf_add(b, "&p->dom, p->edges, ");
                 const char *kb[3] = {"0", "0", "0"};
                 (void)kb;
                 for (int a = 0; a < 3; a++)

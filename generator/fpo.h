@@ -145,6 +145,7 @@ typedef enum {
     ND_RETURN,
     ND_STAGES,   /* IR: stencil calls run in order (one per stage when unfused) */
     ND_STAGE,    /* IR: one stencil call: decl, argv, dom */
+    ND_REGION,   /* region(I, J) { body }: runs only at points given relative to tile edges */
 } NodeKind;
 
 enum { KM_CONST, KM_VAR, KM_ABS };        /* how an access addresses K */
@@ -167,6 +168,22 @@ typedef struct DBound {
 typedef struct Domain {
     DBound lo[3], hi[3];   /* I, J, K; half-open */
 } Domain;
+
+/* One axis of a region: every point, or tile indices [base + lo, base + hi) where base is
+ * the axis's start (tile index 0) or end (tile index N - 1). A point `i_start + n` is
+ * [start + n, start + n + 1). */
+enum { RB_START, RB_END };
+typedef struct RegionAxis {
+    bool all;                  /* ':' */
+    int lo_base, hi_base;      /* RB_START or RB_END */
+    int64_t lo, hi;
+    Node *lo_e, *hi_e;         /* parser: offset expressions (NULL for 0) */
+    int lo_sign, hi_sign;      /* parser */
+    bool range;                /* parser: written `lo .. hi` */
+} RegionAxis;
+
+/* Tile edges a rank touches, as in fpo_halo (W 1, E 2, S 4, N 8). */
+enum { EDGE_W = 1, EDGE_E = 2, EDGE_S = 4, EDGE_N = 8, EDGE_ALL = 15 };
 
 struct Node {
     NodeKind kind;
@@ -199,6 +216,8 @@ struct Node {
     bool has_dom[3];
     Domain dom;
     Node **argv;           /* sema/IR: arguments in parameter order */
+    /* ND_REGION (body in `body`) */
+    RegionAxis reg[2];     /* I, J */
 };
 
 typedef struct Interval {

@@ -118,9 +118,25 @@ static json_t *domain_json(Domain *d) {
     return j;
 }
 
+static const char *rbases[] = {"start", "end"};
+
+/* A region axis: ":" or [[base, lo], [base, hi]] (half-open). */
+static json_t *region_axis_json(RegionAxis *r) {
+    if (r->all)
+        return json_string(":");
+    return json_pack("[[sI][sI]]", rbases[r->lo_base], (json_int_t)r->lo, rbases[r->hi_base],
+                     (json_int_t)r->hi);
+}
+
 static json_t *stmt_json(Out *o, Node *n) {
     json_t *j = json_object();
     switch (n->kind) {
+    case ND_REGION:
+        json_object_set_new(j, "kind", json_string("region"));
+        json_object_set_new(j, "i", region_axis_json(&n->reg[0]));
+        json_object_set_new(j, "j", region_axis_json(&n->reg[1]));
+        json_object_set_new(j, "body", stmts_json(o, n->body));
+        break;
     case ND_ASSIGN:
         json_object_set_new(j, "kind", json_string("assign"));
         json_object_set_new(j, "op", json_string(n->op));
@@ -463,11 +479,37 @@ static Node *stage_from(In *in, json_t *j) {
     return s;
 }
 
+static RegionAxis region_axis_from(In *in, json_t *j) {
+    RegionAxis r = {0};
+    if (json_is_string(j) && !strcmp(json_string_value(j), ":")) {
+        r.all = true;
+        return r;
+    }
+    const char *lb, *hb;
+    json_int_t lo, hi;
+    if (json_unpack(j, "[[sI][sI]]", &lb, &lo, &hb, &hi))
+        bad(in, "%s", "a region axis must be \":\" or [[\"start\" or \"end\", lo], [base, hi]]");
+    r.lo_base = pick(in, lb, rbases, 2, "region base");
+    r.hi_base = pick(in, hb, rbases, 2, "region base");
+    r.lo = lo;
+    r.hi = hi;
+    r.range = true;
+    return r;
+}
+
 static Node *stmt_from(In *in, json_t *j) {
-    static const char *kinds[] = {"assign", "if", "while", "for", "stages"};
-    int k = pick(in, get_str(in, j, "kind"), kinds, 5, "statement kind");
+    static const char *kinds[] = {"assign", "if", "while", "for", "stages", "region"};
+    int k = pick(in, get_str(in, j, "kind"), kinds, 6, "statement kind");
     Node *n = new_node(ND_ASSIGN, get_loc(in, j));
     switch (k) {
+    case 5:
+        if (!in->st)
+            bad(in, "%s", "regions only appear in stencils");
+        n->kind = ND_REGION;
+        n->reg[0] = region_axis_from(in, get(in, j, "i"));
+        n->reg[1] = region_axis_from(in, get(in, j, "j"));
+        n->body = stmts_from(in, get_arr(in, j, "body"));
+        return n;
     case 0:
         n->op = get_op(in, j);
         n->lhs = expr_from(in, get(in, j, "target"));

@@ -221,6 +221,16 @@ static void lower_stmt(Lower *L, Node *n, Node ***out) {
     case ND_IF:
         lower_if(L, n, out, lower_stmts);
         return;
+    case ND_REGION: {
+        Node *c = new_node(ND_REGION, n->loc);
+        memcpy(c->reg, n->reg, sizeof c->reg);
+        for (int ax = 0; ax < 2; ax++)
+            c->reg[ax].lo_e = c->reg[ax].hi_e = NULL;
+        Node **b = &c->body;
+        lower_stmts(L, n->body, &b);
+        append(out, c);
+        return;
+    }
     case ND_WHILE: {
         Node *c = new_node(ND_WHILE, n->loc);
         Node *pre = NULL, **pt = &pre;

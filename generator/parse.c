@@ -292,8 +292,57 @@ static Node *domain(Parser *ps, Node *call) {
     return call;
 }
 
+/* region bound := (i_start | i_end | j_start | j_end) [('+' | '-') expr] */
+static void region_bound(Parser *ps, int axis, int *base, Node **e, int *sign) {
+    Token *t = ps->tok;
+    const char *s0 = axis ? "j_start" : "i_start", *s1 = axis ? "j_end" : "i_end";
+    if (tok_is(t, s0))
+        *base = RB_START;
+    else if (tok_is(t, s1))
+        *base = RB_END;
+    else
+        expected(t, fpo_fmt("a region bound of axis %c ('%s + n', '%s - n' or ':')",
+                            axis ? 'J' : 'I', s0, s1));
+    ps->tok = t->next;
+    *sign = 1;
+    *e = NULL;
+    if (consume(ps, "+"))
+        *e = binary_level(ps, 4 + 1);
+    else if (consume(ps, "-")) {
+        *sign = -1;
+        *e = binary_level(ps, 4 + 1);
+    }
+}
+
+/* region := 'region' '(' axis ',' axis ')' block;  axis := ':' | bound ['..' bound] */
+static Node *region(Parser *ps, Token *t) {
+    Node *n = new_node(ND_REGION, t->loc);
+    skip(ps, "(");
+    for (int ax = 0; ax < 2; ax++) {
+        if (ax)
+            skip(ps, ",");
+        RegionAxis *r = &n->reg[ax];
+        if (consume(ps, ":")) {
+            r->all = true;
+            continue;
+        }
+        region_bound(ps, ax, &r->lo_base, &r->lo_e, &r->lo_sign);
+        if (consume(ps, "..")) {
+            r->range = true;
+            region_bound(ps, ax, &r->hi_base, &r->hi_e, &r->hi_sign);
+        }
+    }
+    skip(ps, ")");
+    n->body = block(ps);
+    return n;
+}
+
 static Node *stmt(Parser *ps) {
     Token *t = ps->tok;
+    if (tok_is(t, "region") && tok_is(t->next, "(")) {
+        ps->tok = t->next;
+        return region(ps, t);
+    }
     if (consume(ps, "var")) {
         Node *n = new_node(ND_VARDECL, ps->tok->loc);
         n->name = ident(ps, "a variable name");

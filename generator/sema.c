@@ -59,7 +59,7 @@ static const char *reserved[] = {
     "typedef", "union", "unsigned", "void", "volatile", "while", "bool", "true", "false",
     "import", "external", "function", "stencil", "program", "computation", "interval", "var",
     "in", "domain", "field", "PARALLEL", "FORWARD", "BACKWARD", "bottom", "top", "f32", "f64",
-    "i32", "nx", "ny", "nz", "main", NULL,
+    "i32", "nx", "ny", "nz", "main", "region", "i_start", "i_end", "j_start", "j_end", NULL,
 };
 
 static void check_name(const char *name, Loc loc) {
@@ -785,6 +785,36 @@ static void check_write(Ctx *cx, Node *t) {
         v->written = true;   /* temporaries: once the value is checked (rule 4) */
 }
 
+static int64_t region_off(Ctx *cx, Node *e, int sign) {
+    if (!e)
+        return 0;
+    check_expr(cx, e);
+    int64_t v = const_int(e, "a region offset");
+    if (v < 0)
+        fpo_error_at(e->loc, "a region offset is 'i_start + n' or 'i_start - n' with n >= 0");
+    return sign * v;
+}
+
+/* A region axis: offsets folded; a point n becomes [n, n + 1); a range must not be empty. */
+static void check_region_axis(Ctx *cx, Node *n, int ax) {
+    RegionAxis *r = &n->reg[ax];
+    if (r->all)
+        return;
+    r->lo = region_off(cx, r->lo_e, r->lo_sign);
+    if (!r->range) {
+        r->hi_base = r->lo_base;
+        r->hi = r->lo + 1;
+        return;
+    }
+    r->hi = region_off(cx, r->hi_e, r->hi_sign);
+    if (r->lo_base == r->hi_base && r->lo >= r->hi)
+        fpo_error_at(n->loc, "the region is empty on axis %c (a range 'lo .. hi' excludes hi)",
+                     ax ? 'J' : 'I');
+    if (r->lo_base == RB_END && r->hi_base == RB_START)
+        fpo_error_at(n->loc, "the region range on axis %c goes from the end to the start",
+                     ax ? 'J' : 'I');
+}
+
 static void check_stmt(Ctx *cx, Node *n) {
     switch (n->kind) {
     case ND_VARDECL: {
@@ -852,6 +882,13 @@ static void check_stmt(Ctx *cx, Node *n) {
             fpo_error_at(n->loc, "'while' is not allowed in a program (use 'for')");
         check_expr(cx, n->cond);
         need_bool(n->cond, "the condition of 'while'");
+        check_stmts(cx, n->body);
+        return;
+    case ND_REGION:
+        if (cx->kind == CX_PROGRAM)
+            fpo_error_at(n->loc, "a region is only allowed in a stencil or a function");
+        for (int ax = 0; ax < 2; ax++)
+            check_region_axis(cx, n, ax);
         check_stmts(cx, n->body);
         return;
     case ND_RETURN:

@@ -61,3 +61,8 @@ fpo_field fpo_field_1d(void *data, fpo_dtype dtype, int64_t klo, int64_t khi) {
     int64_t lo[3] = {0, 0, klo}, hi[3] = {1, 1, khi};
     return fpo_field_make(data, dtype, FPO_K, lo, hi);
 }
+
+unsigned fpo_domain_edges(const fpo_domain *d) {
+    return (d->i0 == 0 ? FPO_EDGE_W : 0u) | (d->i0 + d->nx == d->tile_nx ? FPO_EDGE_E : 0u) |
+           (d->j0 == 0 ? FPO_EDGE_S : 0u) | (d->j0 + d->ny == d->tile_ny ? FPO_EDGE_N : 0u);
+}

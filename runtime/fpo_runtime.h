@@ -52,6 +52,10 @@ typedef struct fpo_domain {
 /* A domain that is a whole tile: i0 = j0 = 0, tile_nx = nx, tile_ny = ny, tile 0. */
 fpo_domain fpo_domain_local(int nx, int ny, int nz);
 
+/* Tile edges a domain touches (its edge class): FPO_EDGE_* bits, as fpo_halo's. */
+enum { FPO_EDGE_W = 1, FPO_EDGE_E = 2, FPO_EDGE_S = 4, FPO_EDGE_N = 8 };
+unsigned fpo_domain_edges(const fpo_domain *d);
+
 /* Describe a contiguous I-fastest array covering [lo, hi) on each axis; `data` is its first
  * element. For FPO_IJ the K entries are ignored, for FPO_K the I and J entries. */
 fpo_field fpo_field_make(void *data, fpo_dtype dtype, fpo_axes axes,
