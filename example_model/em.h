@@ -110,6 +110,9 @@ void em_tc1_wind(double lon, double lat, double alpha, double *u, double *v);  /
 void em_tc1_wind_xyz(const double p[3], double alpha, double w[3]);  /* the same as a 3D vector */
 /* Cosine bell at the cell centres of every cell of g (halo included), array of g's shape. */
 void em_tc1_h(const em_grid *g, double *h);
+/* The exact solution at time t (s): the bell carried by the solid-body rotation, at the cell
+ * centres (halo included); em_tc1_h itself after whole revolutions (12 days each). */
+void em_tc1_h_exact(const em_grid *g, double alpha, double t, double *h);
 /* Stream function at the vertices (halo included). */
 void em_tc1_psi_corners(const em_grid *g, double alpha, double *psi);
 /* C-grid winds from psi differences (FV3 signs): uc on x-faces = -(psi(i,j+1) - psi(i,j)) / dy,

@@ -27,8 +27,11 @@ static double edge_value(const double *q, const double *dxa, ptrdiff_t stride, i
 }
 
 static double sign_of(double a, double b) { return b >= 0 ? fabs(a) : -fabs(a); }
-static double min3(double a, double b, double c) { return fmin(a, fmin(b, c)); }
-static double max3(double a, double b, double c) { return fmax(a, fmax(b, c)); }
+/* min and max as FPO's builtins compute them (so the FPO model can match bit for bit). */
+static double mn(double a, double b) { return a < b ? a : b; }
+static double mx(double a, double b) { return a > b ? a : b; }
+static double min3(double a, double b, double c) { return mn(a, mn(b, c)); }
+static double max3(double a, double b, double c) { return mx(a, mx(b, c)); }
 
 /* FV3's standard PPM constraint on the cell's left and right perturbations. */
 static void pert_ppm(double *bl, double *br) {
@@ -59,21 +62,21 @@ static void monotone(const double *q, const double *dxa, ptrdiff_t stride, int n
                      double *al, double *bl, double *br) {
     for (int k = -2; k <= n + 1; k++) {
         double xt = 0.25 * (Q(k + 1) - Q(k - 1));
-        dm[k] = sign_of(fmin(fabs(xt), fmin(max3(Q(k - 1), Q(k), Q(k + 1)) - Q(k),
+        dm[k] = sign_of(mn(fabs(xt), mn(max3(Q(k - 1), Q(k), Q(k + 1)) - Q(k),
                                             Q(k) - min3(Q(k - 1), Q(k), Q(k + 1)))),
                         xt);
     }
     for (int f = 2; f <= n - 2; f++) al[f] = 0.5 * (Q(f - 1) + Q(f)) + r3 * (dm[f - 1] - dm[f]);
     for (int k = 2; k <= n - 3; k++) {
         double xt = 2.0 * dm[k];
-        bl[k] = -sign_of(fmin(fabs(xt), fabs(al[k] - Q(k))), xt);
-        br[k] = sign_of(fmin(fabs(xt), fabs(al[k + 1] - Q(k))), xt);
+        bl[k] = -sign_of(mn(fabs(xt), fabs(al[k] - Q(k))), xt);
+        br[k] = sign_of(mn(fabs(xt), fabs(al[k + 1] - Q(k))), xt);
     }
     /* west (south) edge: cells -1, 0, 1 */
     bl[-1] = s14 * dm[-2] + s11 * (Q(-2) - Q(-1));
     double xt = edge_value(q, dxa, stride, 0);
-    xt = fmax(xt, fmin(fmin(Q(-2), Q(-1)), fmin(Q(0), Q(1))));
-    xt = fmin(xt, fmax(fmax(Q(-2), Q(-1)), fmax(Q(0), Q(1))));
+    xt = mx(xt, mn(mn(Q(-2), Q(-1)), mn(Q(0), Q(1))));
+    xt = mn(xt, mx(mx(Q(-2), Q(-1)), mx(Q(0), Q(1))));
     br[-1] = xt - Q(-1);
     bl[0] = xt - Q(0);
     xt = s15 * Q(0) + s11 * Q(1) - s14 * dm[1];
@@ -87,8 +90,8 @@ static void monotone(const double *q, const double *dxa, ptrdiff_t stride, int n
     br[n - 2] = xt - Q(n - 2);
     bl[n - 1] = xt - Q(n - 1);
     xt = edge_value(q, dxa, stride, n);
-    xt = fmax(xt, fmin(fmin(Q(n - 2), Q(n - 1)), fmin(Q(n), Q(n + 1))));
-    xt = fmin(xt, fmax(fmax(Q(n - 2), Q(n - 1)), fmax(Q(n), Q(n + 1))));
+    xt = mx(xt, mn(mn(Q(n - 2), Q(n - 1)), mn(Q(n), Q(n + 1))));
+    xt = mn(xt, mx(mx(Q(n - 2), Q(n - 1)), mx(Q(n), Q(n + 1))));
     br[n - 1] = xt - Q(n - 1);
     bl[n] = xt - Q(n);
     br[n] = s11 * (Q(n + 1) - Q(n)) - s14 * dm[n + 1];

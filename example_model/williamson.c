@@ -51,6 +51,30 @@ void em_tc1_h(const em_grid *g, double *h) {
         }
 }
 
+void em_tc1_h_exact(const em_grid *g, double alpha, double t, double *h) {
+    /* one revolution takes 12 days: turn the centres back by the angle the flow has turned */
+    double rev = t / (12.0 * 86400.0), frac = rev - floor(rev);
+    if (frac == 0.0) {
+        em_tc1_h(g, h);
+        return;
+    }
+    double k[3], th = -2.0 * EM_PI * frac, c = cos(th), s = sin(th);
+    axis(alpha, k);
+    for (int j = -g->h; j < g->ny + g->h; j++)
+        for (int i = -g->h; i < g->nx + g->h; i++) {
+            size_t at = EM_AT(g, i, j);
+            const double *p = g->cxyz + 3 * at;
+            double kp = k[0] * p[0] + k[1] * p[1] + k[2] * p[2];
+            double kxp[3] = {k[1] * p[2] - k[2] * p[1], k[2] * p[0] - k[0] * p[2],
+                             k[0] * p[1] - k[1] * p[0]};
+            double r[3];
+            for (int d = 0; d < 3; d++) r[d] = p[d] * c + kxp[d] * s + k[d] * kp * (1.0 - c);
+            double lon = atan2(r[1], r[0]);
+            h[at] = em_tc1_bell(lon < 0.0 ? lon + 2.0 * EM_PI : lon,
+                                asin(fmax(-1.0, fmin(1.0, r[2]))));
+        }
+}
+
 void em_tc1_psi_corners(const em_grid *g, double alpha, double *psi) {
     for (int j = -g->h; j <= g->ny + g->h; j++)
         for (int i = -g->h; i <= g->nx + g->h; i++) {
