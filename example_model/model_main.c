@@ -35,7 +35,6 @@ typedef struct model {
     size_t np;  /* points per level */
     double *alpha;
     double *q, *qy, *q0, *uc, *vc, *crx, *cry, *xfx, *yfx, *sg[4];
-    int32_t *gi, *gj;
 } model;
 
 static double now(void) {
@@ -131,17 +130,10 @@ static int model_init(model *m, const opts *o, int size) {
     for (size_t k = 0; k < sizeof a3 / sizeof *a3; k++)
         ok &= (*a3[k] = calloc(n3, sizeof(double))) != NULL;
     for (int k = 0; k < 4; k++) ok &= (m->sg[k] = calloc(m->np, sizeof(double))) != NULL;
-    ok &= (m->gi = calloc(m->np, sizeof(int32_t))) != NULL;
-    ok &= (m->gj = calloc(m->np, sizeof(int32_t))) != NULL;
     ok &= (m->alpha = calloc((size_t)m->nz, sizeof(double))) != NULL;
     if (!ok) return fail("memory", "out of memory");
     const em_grid *g = &m->g;
     for (int k = 0; k < 4; k++) em_sg_point(g, g->sin_sg, k + 1, m->sg[k]);
-    for (int j = -H; j <= g->ny + H; j++)
-        for (int i = -H; i <= g->nx + H; i++) {
-            m->gi[EM_AT(g, i, j)] = g->i0 + i;
-            m->gj[EM_AT(g, i, j)] = g->j0 + j;
-        }
     for (int k = 0; k < m->nz; k++) {
         m->alpha[k] = o->alpha < -10.0 ? tc1_alpha[k % 5] : o->alpha;
         em_tc1_h(g, m->q + k * m->np);
@@ -152,7 +144,7 @@ static int model_init(model *m, const opts *o, int size) {
 
 static void model_free(model *m) {
     free(m->q), free(m->qy), free(m->q0), free(m->uc), free(m->vc), free(m->crx), free(m->cry);
-    free(m->xfx), free(m->yfx), free(m->gi), free(m->gj), free(m->alpha);
+    free(m->xfx), free(m->yfx), free(m->alpha);
     for (int k = 0; k < 4; k++) free(m->sg[k]);
     em_grid_free(&m->g);
     fpo_halo_decomp_free(&m->d);
@@ -306,8 +298,7 @@ static int run(const opts *o, int rank, int size) {
         .q = fpo3(&m, m.q), .qy = fpo3(&m, m.qy), .crx = fpo3(&m, m.crx),
         .cry = fpo3(&m, m.cry), .xfx = fpo3(&m, m.xfx), .yfx = fpo3(&m, m.yfx),
         .area = fpo2(&m, g->area, FPO_F64), .rarea = fpo2(&m, g->rarea, FPO_F64),
-        .dxa = fpo2(&m, g->dxa, FPO_F64), .dya = fpo2(&m, g->dya, FPO_F64),
-        .gi = fpo2(&m, m.gi, FPO_I32), .gj = fpo2(&m, m.gj, FPO_I32)};
+        .dxa = fpo2(&m, g->dxa, FPO_F64), .dya = fpo2(&m, g->dya, FPO_F64)};
     fpo_domain dom = model_domain(&m);
     fpo_error err;
     tp_step *p;
@@ -330,7 +321,7 @@ static int run(const opts *o, int rank, int size) {
         if (fpo_halo_copy_corners(&m.d, &hqy, FPO_HALO_CENTER, H, FPO_HALO_FILL_Y, &herr) ||
             fpo_halo_copy_corners(&m.d, &hq, FPO_HALO_CENTER, H, FPO_HALO_FILL_X, &herr))
             return fail("corners", herr.msg);
-        if (tp_step_run(p, o->n, &err)) return fail("tp_step", err.msg);
+        if (tp_step_run(p, &err)) return fail("tp_step", err.msg);
         double t1 = now();
         if (rank == 0 && (t1 >= next || s + 1 == o->steps) && t1 - t0 > 5.0) {
             double el = t1 - t0;
