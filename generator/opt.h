@@ -1,0 +1,127 @@
+/* opt.h: the optimizer's schedule of a flattened program (loop nests, fused groups, storage of
+ * temporaries) and its passes; pipeline.c runs them, emit_fused.c turns the result into C. */
+#ifndef FPO_OPT_H
+#define FPO_OPT_H
+
+#include "fpo.h"
+
+/* How one loop nest touches one program field or temporary (a slot). */
+typedef struct Acc {
+    int slot;              /* emit_c's field slot: field parameters, program temps, stencil temps */
+    bool read, write;
+    bool kconst;           /* every access at a constant K offset */
+    bool ij_only;          /* the field is 2D (IJ) or 1D (K): levels are not independent */
+    bool plain_first;      /* its first touch is an unconditional `x = e` not reading x */
+    int64_t lo[3], hi[3];  /* offsets touched, per axis */
+} Acc;
+
+/* A symbolic box: [lo, hi) per axis, each bound a base (DB_*) plus an offset. */
+typedef struct SBox {
+    DBound lo[3], hi[3];
+} SBox;
+
+/* One loop nest of the unfused form: a statement group of a PARALLEL interval, or a whole
+ * FORWARD / BACKWARD interval. */
+typedef struct Unit {
+    Node *stage;           /* the ND_STAGE it comes from */
+    int stage_no;          /* stage index in its block (scalar argument names) */
+    Decl *st;
+    StencilInfo *si;
+    int comp, iv, grp;     /* grp -1: every group of a sequential interval */
+    bool par;
+    SBox box;              /* the points it computes (K: its interval) */
+    Acc *acc;
+    int nacc;
+    int loop;              /* its I-J loop within its fused group */
+} Unit;
+
+/* Units [first, first + count) of a block; fused groups run K outermost. */
+typedef struct FGroup {
+    int first, count;
+    bool fused;
+} FGroup;
+
+/* Consecutive ND_STAGES nodes of the program body (`stages`: the first). */
+typedef struct Block {
+    Node *stages;
+    Unit *u;
+    int nu;
+    FGroup *g;
+    int ng;
+} Block;
+
+typedef enum { SK_ARRAY, SK_PLANE, SK_SCALAR } StoreKind;
+
+enum { PASS_EXTENT, PASS_FUSE, PASS_MERGE, PASS_SHRINK, PASS_POOL, PASS_COUNT };
+
+/* Instrumentation compiled into run on request (--instrument). */
+typedef struct Instrument {
+    bool nan;              /* every written field and temporary checked for NaN */
+    char **negative;       /* fields checked for negative values */
+    int nnegative;
+    bool trace;            /* every output at one point printed after each nest */
+    int64_t at[3];
+    bool progress;         /* a line after each nest */
+    bool timers;           /* time per nest, kept in the program (<program>_timers) */
+} Instrument;
+
+typedef struct Sched {
+    Ir *ir;
+    bool fused;            /* false: the unfused reference (one stencil function per call) */
+    bool on[PASS_COUNT];
+    StencilInfo **infos;   /* per IR stencil */
+    Block *blocks;
+    int nblocks;
+    Var **slots;           /* every field slot, in emit_c's order */
+    int nslots, nfparams;
+    StoreKind *store;      /* per slot (field parameters: SK_ARRAY) */
+    bool *covered;         /* pass_extent: per slot, every read is written first in its group */
+    int *share;            /* pass_pool: the slot whose pool space this array reuses, or itself */
+    Instrument ins;
+} Sched;
+
+/* sched.c */
+Sched *fpo_sched_new(Ir *ir, bool fused);
+int fpo_sched_slot(Sched *s, Var *v);
+Acc *fpo_unit_acc(Unit *u, int slot);
+bool fpo_dbound_eq(DBound a, DBound b);
+
+/* The passes, in pipeline order (each file says its contract). */
+void fpo_pass_extent(Sched *s);
+void fpo_pass_fuse(Sched *s);
+void fpo_pass_merge(Sched *s);
+void fpo_pass_shrink(Sched *s);
+void fpo_pass_pool(Sched *s);
+
+/* pipeline.c */
+typedef struct Pipeline {
+    bool fused;              /* false: the unfused reference, no pass runs */
+    bool off[PASS_COUNT];    /* passes switched off (--disable-pass) */
+    int dump_after;          /* a pass, or -1 */
+    char *dump;              /* out: the IR and schedule JSON after that pass */
+    Instrument ins;
+} Pipeline;
+extern const char *const fpo_pass_names[PASS_COUNT];
+int fpo_pass_find(const char *name);
+Sched *fpo_optimize(Ir *ir, Pipeline *pl);
+char *fpo_sched_json(Sched *s);
+
+/* dot.c */
+char *fpo_sched_dot(Sched *s);
+
+/* emit_c.c: C text of IR pieces, for emit_fused.c (ctx: emit_c's state, for region pruning) */
+void fpo_c_expr(Buf *b, Node *n);
+void fpo_c_stmts(Buf *b, Node *n, int indent, const void *ctx);
+const char *fpo_c_dbound(DBound d);
+const char *fpo_c_type(DType dt);
+const char *fpo_c_name(const char *name);
+
+void fpo_emit_c_sched(Ir *ir, Sched *sched, Output out[2]);
+
+/* emit_fused.c */
+void fpo_emit_block(Buf *b, Sched *s, Node *stages, int indent, const void *ctx);
+void fpo_emit_views(Buf *b, Sched *s);
+void fpo_emit_pool(Buf *b, Sched *s);
+char *fpo_memory_summary(Sched *s);
+
+#endif

@@ -1,0 +1,106 @@
+/* pipeline.c: takes the IR and which passes are on, gives the optimized schedule: runs
+ * extent, fuse, merge, shrink, pool in that order; writes the schedule as JSON after any pass
+ * (the IR JSON of ir_json.c with a "schedule" key added, which --from-ir ignores). */
+#include "opt.h"
+
+#include <string.h>
+
+const char *const fpo_pass_names[PASS_COUNT] = {"extent", "fuse", "merge", "shrink", "pool"};
+
+static void (*const pass_fns[PASS_COUNT])(Sched *) = {
+    fpo_pass_extent, fpo_pass_fuse, fpo_pass_merge, fpo_pass_shrink, fpo_pass_pool};
+
+int fpo_pass_find(const char *name) {
+    for (int p = 0; p < PASS_COUNT; p++)
+        if (!strcmp(fpo_pass_names[p], name))
+            return p;
+    return -1;
+}
+
+static const char *store_names[] = {"array", "plane", "scalar"};
+
+static void json_dbound(Buf *b, DBound d) {
+    static const char *base[] = {"0", "nx", "ny", "nz"};
+    buf_printf(b, "[\"%s\", %lld]", base[d.base], (long long)d.off);
+}
+
+char *fpo_sched_json(Sched *s) {
+    Buf b = {0};
+    buf_printf(&b, "{\"mode\": \"%s\", \"passes\": {", s->fused ? "fused" : "unfused");
+    for (int p = 0; p < PASS_COUNT; p++)
+        buf_printf(&b, "%s\"%s\": %s", p ? ", " : "", fpo_pass_names[p], s->on[p] ? "true" : "false");
+    buf_add(&b, "},\n    \"temporaries\": [");
+    for (int x = s->nfparams; x < s->nslots; x++)
+        buf_printf(&b, "%s\n      {\"slot\": %d, \"name\": \"%s\", \"storage\": \"%s\", "
+                       "\"covered\": %s, \"shares\": %d}",
+                   x > s->nfparams ? "," : "", x, s->slots[x]->name, store_names[s->store[x]],
+                   s->covered[x] ? "true" : "false", s->share[x]);
+    buf_add(&b, "],\n    \"blocks\": [");
+    for (int k = 0; k < s->nblocks; k++) {
+        Block *bl = &s->blocks[k];
+        buf_printf(&b, "%s\n      {\"groups\": [", k ? "," : "");
+        for (int g = 0; g < bl->ng; g++) {
+            buf_printf(&b, "%s\n        {\"fused\": %s, \"nests\": [", g ? "," : "",
+                       bl->g[g].fused ? "true" : "false");
+            for (int i = bl->g[g].first; i < bl->g[g].first + bl->g[g].count; i++) {
+                Unit *u = &bl->u[i];
+                buf_printf(&b, "%s\n          {\"stencil\": \"%s\", \"line\": %d, "
+                               "\"computation\": %d, \"interval\": %d, \"group\": %d, "
+                               "\"loop\": %d, \"box\": [",
+                           i > bl->g[g].first ? "," : "", u->st->name, u->stage->loc.line,
+                           u->comp, u->iv, u->grp, u->loop);
+                for (int d = 0; d < 3; d++) {
+                    buf_add(&b, d ? ", [" : "[");
+                    json_dbound(&b, u->box.lo[d]);
+                    buf_add(&b, ", ");
+                    json_dbound(&b, u->box.hi[d]);
+                    buf_add(&b, "]");
+                }
+                buf_add(&b, "], \"reads\": [");
+                int n = 0;
+                for (int a = 0; a < u->nacc; a++)
+                    if (u->acc[a].read)
+                        buf_printf(&b, "%s\"%s\"", n++ ? ", " : "", s->slots[u->acc[a].slot]->name);
+                buf_add(&b, "], \"writes\": [");
+                n = 0;
+                for (int a = 0; a < u->nacc; a++)
+                    if (u->acc[a].write)
+                        buf_printf(&b, "%s\"%s\"", n++ ? ", " : "", s->slots[u->acc[a].slot]->name);
+                buf_add(&b, "]}");
+            }
+            buf_add(&b, "]}");
+        }
+        buf_add(&b, "]}");
+    }
+    buf_add(&b, "]}");
+    return b.s;
+}
+
+/* The IR JSON with the schedule added as its last key. */
+static char *dump(Sched *s) {
+    char *ir = fpo_ir_to_json(s->ir);
+    size_t n = strlen(ir);
+    while (n && ir[n - 1] != '}')
+        n--;
+    Buf b = {0};
+    buf_addn(&b, ir, n ? n - 1 : 0);
+    while (b.len && (b.s[b.len - 1] == '\n' || b.s[b.len - 1] == ' '))
+        b.s[--b.len] = 0;
+    buf_add(&b, ",\n  \"schedule\": ");
+    buf_add(&b, fpo_sched_json(s));
+    buf_add(&b, "\n}\n");
+    return b.s;
+}
+
+Sched *fpo_optimize(Ir *ir, Pipeline *pl) {
+    Sched *s = fpo_sched_new(ir, pl->fused);
+    s->ins = pl->ins;
+    for (int p = 0; p < PASS_COUNT; p++) {
+        s->on[p] = pl->fused && !pl->off[p];
+        if (s->on[p])
+            pass_fns[p](s);
+        if (pl->dump_after == p)
+            pl->dump = dump(s);
+    }
+    return s;
+}

@@ -1,0 +1,218 @@
+/* sched.c: takes the flattened IR, gives its unfused schedule: every stencil call cut into the
+ * loop nests the unfused form runs (one per statement group of a PARALLEL interval, one per
+ * FORWARD / BACKWARD interval), each with the points it computes and the field slots it
+ * touches; every temporary a full array. The passes rework this schedule. */
+#include "opt.h"
+
+#include <string.h>
+
+int fpo_sched_slot(Sched *s, Var *v) {
+    for (int i = 0; i < s->nslots; i++)
+        if (s->slots[i] == v)
+            return i;
+    return -1;
+}
+
+Acc *fpo_unit_acc(Unit *u, int slot) {
+    for (int i = 0; i < u->nacc; i++)
+        if (u->acc[i].slot == slot)
+            return &u->acc[i];
+    return NULL;
+}
+
+bool fpo_dbound_eq(DBound a, DBound b) { return a.base == b.base && a.off == b.off; }
+
+typedef struct Scan {
+    Sched *s;
+    Unit *u;
+    Node *stage;
+} Scan;
+
+/* The slot a stencil variable stands for in this call, or -1 (scalars, locals). */
+static int slot_of(Scan *sc, Var *v) {
+    Decl *st = sc->u->st;
+    for (int i = 0; i < st->nparams; i++)
+        if (st->params[i] == v)
+            return v->ax == AX_SCALAR ? -1 : fpo_sched_slot(sc->s, sc->stage->argv[i]->var);
+    return fpo_sched_slot(sc->s, v);
+}
+
+static Acc *touch(Scan *sc, Node *a, bool write) {
+    int slot = slot_of(sc, a->var);
+    if (slot < 0)
+        return NULL;
+    Unit *u = sc->u;
+    Acc *x = fpo_unit_acc(u, slot);
+    if (!x) {
+        Acc n = {slot, false, false, true, a->var->ax != AX_IJK, false, {0}, {0}};
+        for (int d = 0; d < 3; d++)
+            n.lo[d] = n.hi[d] = a->off[d];
+        VPUSH(u->acc, u->nacc, n);
+        x = &u->acc[u->nacc - 1];
+    }
+    if (a->kmode != KM_CONST)
+        x->kconst = false;
+    for (int d = 0; d < 3; d++) {
+        int64_t o = d == 2 && a->kmode != KM_CONST ? 0 : a->off[d];
+        if (o < x->lo[d])
+            x->lo[d] = o;
+        if (o > x->hi[d])
+            x->hi[d] = o;
+    }
+    if (write)
+        x->write = true;
+    else
+        x->read = true;
+    return x;
+}
+
+static void scan(Scan *sc, Node *n) {
+    for (; n; n = n->next) {
+        if (n->kind == ND_ACCESS) {
+            touch(sc, n, false);
+            scan(sc, n->kexpr);
+            continue;
+        }
+        if (n->kind == ND_ASSIGN) {
+            scan(sc, n->rhs);
+            scan(sc, n->lhs->kexpr);
+            touch(sc, n->lhs, true);
+            continue;
+        }
+        scan(sc, n->lhs);
+        scan(sc, n->rhs);
+        scan(sc, n->cond);
+        scan(sc, n->then);
+        scan(sc, n->els);
+        scan(sc, n->body);
+        scan(sc, n->args);
+    }
+}
+
+/* Scan top-level statements [first, first + count); note which slots are first touched by a
+ * plain `x = e` (unconditional, at offset 0, e not reading x). */
+static void scan_stmts(Scan *sc, Node *body, int first, int count) {
+    Node *n = body;
+    for (int i = 0; i < first; i++)
+        n = n->next;
+    for (int i = 0; i < count; i++, n = n->next) {
+        int before = sc->u->nacc;
+        Node *next = n->next;
+        n->next = NULL;
+        scan(sc, n);
+        n->next = next;
+        if (n->kind != ND_ASSIGN || strcmp(n->op, "=") || n->lhs->kmode != KM_CONST ||
+            n->lhs->off[2])
+            continue;
+        int slot = slot_of(sc, n->lhs->var);
+        for (int k = before; k < sc->u->nacc; k++) {
+            Acc *x = &sc->u->acc[k];
+            if (x->slot == slot && !x->read)
+                x->plain_first = true;
+        }
+    }
+}
+
+static DBound shift(DBound d, int64_t off) { return (DBound){d.base, d.off + off}; }
+
+static void add_unit(Sched *s, Block *b, Node *stage, int stage_no, int comp, int iv, int grp) {
+    Decl *st = stage->decl;
+    int si_index = 0;
+    while (s->ir->stencils[si_index] != st)
+        si_index++;
+    Unit u = {stage, stage_no, st, s->infos[si_index], comp, iv, grp,
+              st->comps[comp].order == ORD_PARALLEL, {{{0}}, {{0}}}, NULL, 0, 0};
+    Interval *I = &st->comps[comp].ivs[iv];
+    Extent x = {0, 0, 0, 0};
+    if (grp >= 0)
+        x = u.si->groups[comp][iv][grp].ext;
+    Domain *d = &stage->dom;
+    u.box.lo[0] = shift(d->lo[0], x.ilo);
+    u.box.hi[0] = shift(d->hi[0], x.ihi);
+    u.box.lo[1] = shift(d->lo[1], x.jlo);
+    u.box.hi[1] = shift(d->hi[1], x.jhi);
+    u.box.lo[2] = shift(I->lo.base == B_BOTTOM ? d->lo[2] : d->hi[2], I->lo.off);
+    u.box.hi[2] = shift(I->hi.base == B_BOTTOM ? d->lo[2] : d->hi[2], I->hi.off);
+    Scan sc = {s, &u, stage};
+    if (grp >= 0) {
+        Group *g = &u.si->groups[comp][iv][grp];
+        scan_stmts(&sc, I->body, g->first, g->count);
+    } else {
+        int n = 0;
+        for (Node *x2 = I->body; x2; x2 = x2->next)
+            n++;
+        scan_stmts(&sc, I->body, 0, n);
+    }
+    VPUSH(b->u, b->nu, u);
+    FGroup g = {b->nu - 1, 1, false};
+    VPUSH(b->g, b->ng, g);
+}
+
+/* Consecutive ND_STAGES nodes (one per call, as lowered) make one block. */
+static void collect(Sched *s, Node *n) {
+    Block *open = NULL;
+    int stage_no = 0;
+    for (; n; n = n->next) {
+        if (n->kind == ND_FOR)
+            collect(s, n->body);
+        if (n->kind == ND_IF) {
+            collect(s, n->then);
+            collect(s, n->els);
+        }
+        if (n->kind != ND_STAGES) {
+            open = NULL;
+            continue;
+        }
+        if (!open) {
+            Block b = {n, NULL, 0, NULL, 0};
+            VPUSH(s->blocks, s->nblocks, b);
+            open = &s->blocks[s->nblocks - 1];
+            stage_no = 0;
+        }
+        for (Node *st = n->body; st; st = st->next, stage_no++) {
+            if (st->kind != ND_STAGE)
+                continue;
+            Decl *d = st->decl;
+            for (int c = 0; c < d->ncomps; c++)
+                for (int v = 0; v < d->comps[c].nivs; v++) {
+                    if (d->comps[c].order != ORD_PARALLEL) {
+                        add_unit(s, open, st, stage_no, c, v, -1);
+                        continue;
+                    }
+                    StencilInfo *si = NULL;
+                    for (int k = 0; k < s->ir->nstencils; k++)
+                        if (s->ir->stencils[k] == d)
+                            si = s->infos[k];
+                    for (int g = 0; g < si->ngroups[c][v]; g++)
+                        add_unit(s, open, st, stage_no, c, v, g);
+                }
+        }
+    }
+}
+
+Sched *fpo_sched_new(Ir *ir, bool fused) {
+    Sched *s = fpo_new(sizeof *s);
+    s->ir = ir;
+    s->fused = fused;
+    for (int p = 0; p < PASS_COUNT; p++)
+        s->on[p] = fused;
+    s->infos = fpo_new(sizeof(StencilInfo *) * (size_t)(ir->nstencils + 1));
+    for (int i = 0; i < ir->nstencils; i++)
+        s->infos[i] = fpo_extent(ir->stencils[i]);
+    for (int i = 0; i < ir->nparams; i++)
+        if (ir->params[i]->ax != AX_SCALAR)
+            VPUSH(s->slots, s->nslots, ir->params[i]);
+    s->nfparams = s->nslots;
+    for (int i = 0; i < ir->ntemps; i++)
+        VPUSH(s->slots, s->nslots, ir->temps[i]);
+    for (int k = 0; k < ir->nstencils; k++)
+        for (int i = 0; i < ir->stencils[k]->ntemps; i++)
+            VPUSH(s->slots, s->nslots, ir->stencils[k]->temps[i]);
+    s->store = fpo_new(sizeof(StoreKind) * (size_t)(s->nslots + 1));
+    s->covered = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
+    s->share = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
+    for (int i = 0; i < s->nslots; i++)
+        s->share[i] = i;
+    collect(s, ir->body);
+    return s;
+}
