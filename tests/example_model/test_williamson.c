@@ -1,8 +1,9 @@
 /* test_williamson.c: test case 1 on the grid: the winds from the stream function are
- * discretely non-divergent, match the analytic winds at second order, and the cosine bell
- * has the right peak and mass. */
+ * discretely non-divergent, match the analytic winds at second order, the cosine bell has the
+ * right peak and mass, and the exact solution at time t is the bell carried by the flow. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "em.h"
 #include "em_test.h"
@@ -143,9 +144,41 @@ static void test_bell(void) {
     CHECK(em_tc1_bell(1.5 * EM_PI, 0) == 1000.0, "bell peak");
 }
 
+/* The exact solution at time t: whole revolutions give the initial bell bit for bit; with
+ * alpha = 0 the bell moves east by 2 pi per 12 days. */
+static void test_exact(void) {
+    const int n = 24;
+    double worst = 0;
+    for (int t = 0; t < 6; t++) {
+        em_grid g;
+        em_error err;
+        CHECK(em_grid_init(&g, n, t, 0, 0, n, n, 1, &err) == 0, "%s", err.msg);
+        size_t np = em_grid_points(&g);
+        double *h = calloc(np, sizeof *h), *h0 = calloc(np, sizeof *h0);
+        em_tc1_h(&g, h0);
+        em_tc1_h_exact(&g, 0.3, 24.0 * 86400.0, h);
+        CHECK(memcmp(h, h0, np * sizeof *h) == 0, "two revolutions do not give the initial bell");
+        for (int d = 1; d < 12; d += 4) {
+            em_tc1_h_exact(&g, 0.0, d * 86400.0, h);
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i < n; i++) {
+                    size_t at = EM_AT(&g, i, j);
+                    double lon = g.clon[at] - 2.0 * EM_PI * d / 12.0;
+                    double want = em_tc1_bell(lon < 0 ? lon + 2.0 * EM_PI : lon, g.clat[at]);
+                    worst = fmax(worst, fabs(h[at] - want));
+                }
+        }
+        free(h), free(h0);
+        em_grid_free(&g);
+    }
+    printf("exact solution, alpha 0, days 1, 5, 9: max |h - bell(lon - u0 t / a)| = %.2e m\n", worst);
+    CHECK(worst < 1e-6, "exact solution off by %g m", worst);
+}
+
 int main(void) {
     test_winds();
     test_bell();
+    test_exact();
     if (em_failures) fprintf(stderr, "%d checks failed\n", em_failures);
     return em_failures != 0;
 }
