@@ -4,6 +4,10 @@ include_guard(GLOBAL)
 cmake_policy(PUSH)
 cmake_policy(VERSION 3.20...3.25)   # CMP0116: Ninja rewrites DEPFILE paths for us
 
+set(FPO_MODE "fused" CACHE STRING "fpo_add_program's default MODE: fused or unfused")
+set(FPO_INSTRUMENT "" CACHE STRING
+    "fpo_add_program's default INSTRUMENT list (nan;negative:FIELD;trace:I,J,K;progress;timers)")
+
 # In-tree, the generator is a target of this build; it also gets the FPO:: name, and its path
 # is written out so a bootstrap build of this project (below) can tell where it put it.
 if(TARGET fpo-gen AND NOT TARGET FPO::fpo-gen)
@@ -60,14 +64,16 @@ endfunction()
 
 #[=======================================================================[
 fpo_add_program(<name> SOURCES <file.fpo>... [PROGRAM <program>] [DEFINES <NAME=VALUE>...]
-                [BACKENDS c] [OUTPUT_DIR <dir>])
+                [BACKENDS c] [LAYOUTS <NxM | any>...] [HALO <depth>] [OUTPUT_DIR <dir>] [MODE fused|unfused]
+                [DISABLE_PASSES <pass>...] [INSTRUMENT <check>...])
 
 Creates the static library target <name> from the program <program> (default: the only
 program in the sources) of the .fpo files SOURCES, with the generated header on its include
 path. See docs/cmake.md.
 #]=======================================================================]
 function(fpo_add_program name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "PROGRAM;OUTPUT_DIR" "SOURCES;DEFINES;BACKENDS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "PROGRAM;OUTPUT_DIR;MODE;HALO"
+                        "SOURCES;DEFINES;BACKENDS;LAYOUTS;DISABLE_PASSES;INSTRUMENT")
   set(where "fpo_add_program(${name})")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${where}: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
@@ -112,6 +118,42 @@ function(fpo_add_program name)
   foreach(backend IN LISTS arg_BACKENDS)
     list(APPEND args --backend "${backend}")
   endforeach()
+  # Variants: one per edge class the layouts need (default 1x1 and every n x m >= 2).
+  if(arg_LAYOUTS)
+    foreach(layout IN LISTS arg_LAYOUTS)
+      if(NOT layout MATCHES "^([1-9][0-9]*x[1-9][0-9]*|any)$")
+        message(FATAL_ERROR "${where}: LAYOUTS entry '${layout}' is not NxM (e.g. 3x3) or any")
+      endif()
+    endforeach()
+    string(JOIN "," layouts ${arg_LAYOUTS})
+    list(APPEND args --layouts "${layouts}")
+  endif()
+  if(arg_HALO)
+    if(NOT arg_HALO MATCHES "^[1-9][0-9]*$")
+      message(FATAL_ERROR "${where}: HALO '${arg_HALO}' is not a depth (1, 2, ...)")
+    endif()
+    list(APPEND args --halo "${arg_HALO}")
+  endif()
+  # The optimizer: fused (default, or the cache variable FPO_MODE) or the unfused reference.
+  if(NOT arg_MODE)
+    set(arg_MODE "${FPO_MODE}")
+  endif()
+  if(NOT arg_MODE)
+    set(arg_MODE fused)
+  endif()
+  if(NOT arg_MODE MATCHES "^(fused|unfused)$")
+    message(FATAL_ERROR "${where}: MODE '${arg_MODE}' is not fused or unfused")
+  endif()
+  list(APPEND args --mode ${arg_MODE})
+  foreach(pass IN LISTS arg_DISABLE_PASSES)
+    list(APPEND args --disable-pass "${pass}")
+  endforeach()
+  if(NOT DEFINED arg_INSTRUMENT)
+    set(arg_INSTRUMENT ${FPO_INSTRUMENT})
+  endif()
+  foreach(check IN LISTS arg_INSTRUMENT)
+    list(APPEND args --instrument "${check}")
+  endforeach()
 
   # Configure time: ask the generator what it will write and which files it reads.
   _fpo_plan_generator(plan_gen)
@@ -125,7 +167,8 @@ function(fpo_add_program name)
     string(REPLACE "\n" "\n  " log "  ${log}")
     message(FATAL_ERROR "${where}: fpo-gen failed:\n${log}\n")
   endif()
-  _fpo_read_plan("${plan}" outputs inputs)
+  _fpo_read_plan("${plan}" outputs inputs report uses_halo program)
+  message(STATUS "${report}")
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${sources} ${inputs})
 
   # Build time: generate with the real generator target, so a rebuilt generator regenerates;
@@ -137,15 +180,39 @@ function(fpo_add_program name)
   set(depfile "${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${name}.fpo.d")
   add_custom_command(
     OUTPUT ${outputs}
-    COMMAND ${gen} ${args} --depfile "${depfile}" ${sources}
+    COMMAND ${gen} ${args} --report --depfile "${depfile}" ${sources}
     DEPENDS ${gen} ${sources}
     DEPFILE "${depfile}"
     COMMENT "fpo-gen: generating program ${name}"
     VERBATIM)
 
-  add_library(${name} STATIC ${outputs})
+  set(sources_c ${outputs})
+  list(FILTER sources_c INCLUDE REGEX "\\.c$")
+  add_library(${name} STATIC ${sources_c})
+  # Headers and manifest are outputs too: listed, so the build knows what makes them.
+  target_sources(${name} PRIVATE ${outputs})
+  set(manifest "${outdir}/${program}.manifest.json")
+  set_target_properties(${name} PROPERTIES FPO_MANIFEST "${manifest}")
   target_include_directories(${name} PUBLIC "${outdir}")
   target_link_libraries(${name} PUBLIC FPO::runtime)
+  if(uses_halo)
+    if(NOT TARGET FPO::halo)
+      message(FATAL_ERROR "${where}: the program has halo statements, which run through "
+                          "FPO::halo; this FPO was built without MPI (FPO_ENABLE_MPI=OFF)")
+    endif()
+    target_link_libraries(${name} PUBLIC FPO::halo)
+  endif()
+  # The manifest is installed with the consumer's install (not for FPO's own tests).
+  if(NOT CMAKE_PROJECT_NAME STREQUAL "FPO")
+    include(GNUInstallDirs)
+    install(FILES "${manifest}" DESTINATION "${CMAKE_INSTALL_DATADIR}/fpo/manifests"
+            RENAME "${name}.manifest.json")
+  endif()
+  # No floating-point contraction (a * b + c fused into one rounding): fused and unfused
+  # forms then give the same bits, whatever loops the compiler vectorizes.
+  if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
+    target_compile_options(${name} PRIVATE -ffp-contract=off)
+  endif()
   find_package(OpenMP QUIET COMPONENTS C)
   if(OpenMP_C_FOUND)
     target_link_libraries(${name} PUBLIC OpenMP::OpenMP_C)
@@ -158,8 +225,11 @@ function(fpo_add_program name)
 endfunction()
 
 # Read the plan fpo-gen wrote: the files it will write (`outputs`) and read (`inputs`).
-function(_fpo_read_plan plan outputs inputs)
+function(_fpo_read_plan plan outputs inputs report uses_halo program)
   include("${plan}")
+  set(${report} "${FPO_PLAN_REPORT}" PARENT_SCOPE)
+  set(${uses_halo} "${FPO_PLAN_HALO}" PARENT_SCOPE)
+  set(${program} "${FPO_PLAN_PROGRAM}" PARENT_SCOPE)
   if(NOT FPO_PLAN_OUTPUTS)
     message(FATAL_ERROR "fpo-gen wrote no outputs in its plan ${plan}")
   endif()

@@ -1,7 +1,7 @@
 /* emit_c.c: takes the program IR, gives the program's C header and source: one static function
  * per stencil (a loop nest per computation and interval, I innermost), open / bind / run /
  * close around them. The fixed text comes from templates/. */
-#include "fpo.h"
+#include "opt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -62,6 +62,7 @@ typedef struct Emit {
     int indent;
     unsigned known, edges;   /* the variant's class: tile edges known (EDGE_*), and which of
                               * those the rank touches; unknown edges are tested at run time */
+    Sched *sched;            /* fused: blocks of stages come from emit_fused.c */
 } Emit;
 
 static void ind(Emit *e) {
@@ -390,6 +391,24 @@ static void emit_stmts(Emit *e, Node *n) {
         emit_stmt(e, n);
 }
 
+/* For emit_fused.c: statements in the state `ctx` (an Emit: the variant's class) gives,
+ * expressions, names. */
+void fpo_c_stmts(Buf *b, Node *n, int indent, const void *ctx) {
+    Emit e = *(const Emit *)ctx;
+    e.b = b;
+    e.indent = indent;
+    emit_stmts(&e, n);
+}
+
+void fpo_c_expr(Buf *b, Node *n) {
+    Emit e = {0};
+    e.b = b;
+    emit_expr(&e, n);
+}
+
+const char *fpo_c_type(DType dt) { return c_types[dt]; }
+const char *fpo_c_name(const char *name) { return cname(name); }
+
 static bool uses(Node *n, Var *v) {
     for (; n; n = n->next)
         if (n->var == v || uses(n->lhs, v) || uses(n->rhs, v) || uses(n->cond, v) ||
@@ -599,6 +618,7 @@ typedef struct Prog {
     Ir *ir;
     StencilInfo **infos;
     int nfparams;
+    const Build *build;
 } Prog;
 
 static const char *field_ref(Prog *pg, Var *v) {
@@ -618,6 +638,8 @@ static const char *dbound(DBound d) {
                    (long long)(d.off > 0 ? d.off : -d.off));
 }
 
+const char *fpo_c_dbound(DBound d) { return dbound(d); }
+
 static int stencil_index(Ir *ir, Decl *s) {
     for (int i = 0; i < ir->nstencils; i++)
         if (ir->stencils[i] == s)
@@ -625,11 +647,293 @@ static int stencil_index(Ir *ir, Decl *s) {
     return -1;
 }
 
+/* ---- halo statements ---- */
+
+static const char *halo_kinds[] = {"FPO_HALO_SCALAR", "FPO_HALO_AGRID", "FPO_HALO_BGRID",
+                                   "FPO_HALO_CGRID", "FPO_HALO_DGRID"};
+
+/* Where component c (0 u, 1 v) of a halo statement's field sits in its cell: 0 centre,
+ * 1 x face, 2 y face, 3 corner (fpo_halo_pos). */
+static int halo_pos(Node *h, int c) {
+    switch (h->halo.vec) {
+    case HV_B: return 3;
+    case HV_C: return c ? 2 : 1;
+    case HV_D: return c ? 1 : 2;
+    default: return 0;
+    }
+}
+
+static int64_t halo_depth(Node *h, const Build *bd) {
+    if (h->halo.op == HO_SYNC_EDGES)
+        return 0;
+    return h->halo.depth ? h->halo.depth : bd->halo;
+}
+
+/* The statement as written, for messages: "halo_update(q, r)". */
+static const char *halo_text(Node *h) {
+    static const char *ops[] = {"halo_update", "copy_corners", "fill_corners", "sync_edges"};
+    Buf b = {0};
+    buf_printf(&b, "%s(", ops[h->halo.op]);
+    for (Node *a = h->args; a; a = a->next)
+        buf_printf(&b, "%s%s", a->var->name, a->next ? ", " : "");
+    buf_printf(&b, ") at %s:%d", h->loc.file ? h->loc.file->path : "?", h->loc.line);
+    return b.s;
+}
+
+/* Whether statement n (and what it holds) names field v. */
+static bool stmt_mentions(Node *n, Var *v) {
+    if (!n)
+        return false;
+    if (n->kind == ND_STAGES) {
+        for (Node *st = n->body; st; st = st->next)
+            for (int i = 0; i < st->decl->nparams; i++)
+                if (st->decl->params[i]->ax != AX_SCALAR && st->argv[i]->var == v)
+                    return true;
+        return false;
+    }
+    if (n->kind == ND_HALO) {
+        for (Node *a = n->args; a; a = a->next)
+            if (a->var == v)
+                return true;
+        return false;
+    }
+    if (n->kind == ND_HOSTCALL) {
+        for (int i = 0; i < n->decl->nparams; i++)
+            if (n->decl->params[i]->ax != AX_SCALAR && n->argv[i]->var == v)
+                return true;
+        return false;
+    }
+    for (Node *c = n->body; c; c = c->next)
+        if (stmt_mentions(c, v))
+            return true;
+    for (Node *c = n->then; c; c = c->next)
+        if (stmt_mentions(c, v))
+            return true;
+    for (Node *c = n->els; c; c = c->next)
+        if (stmt_mentions(c, v))
+            return true;
+    return false;
+}
+
+static bool halo_touched_by(Node *h, Node *n) {
+    for (Node *a = h->args; a; a = a->next)
+        if (stmt_mentions(n, a->var))
+            return true;
+    return false;
+}
+
+static void emit_halo_check(Emit *e, const char *call, Node *h) {
+    ind(e);
+    buf_printf(e->b, "if (%s)\n", call);
+    ind(e);
+    buf_printf(e->b, "    return fpo_halo_failed_(err, \"%s\", &fpo_herr);\n", halo_text(h));
+}
+
+static void emit_halo_finish(Emit *e, Node *h) {
+    ind(e);
+    buf_printf(e->b, "{   /* finish %s: before the next statement that touches its fields */\n",
+               halo_text(h));
+    e->indent++;
+    ind(e);
+    buf_add(e->b, "fpo_halo_error fpo_herr;\n");
+    emit_halo_check(e, fpo_fmt("fpo_halo_finish(p->plan[%d], &fpo_herr)", h->halo.plan), h);
+    e->indent--;
+    ind(e);
+    buf_add(e->b, "}\n");
+}
+
+static const char *halo_field(Prog *pg, Node *a) {
+    return fpo_fmt("fpo_hfield_(%s)", field_ref(pg, a->var));
+}
+
+/* A halo statement at its place in run: updates start here (finished later by the caller),
+ * corner fills and edge syncs run whole. */
+static void emit_halo(Emit *e, Prog *pg, Node *h, const Build *bd) {
+    static const char *dirs[] = {"FPO_HALO_FILL_X", "FPO_HALO_FILL_Y"};
+    int64_t depth = halo_depth(h, bd);
+    Buf *b = e->b;
+    ind(e);
+    buf_add(b, "{\n");
+    e->indent++;
+    ind(e);
+    buf_add(b, "fpo_halo_error fpo_herr;\n");
+    switch (h->halo.op) {
+    case HO_UPDATE:
+        emit_halo_check(e, fpo_fmt("fpo_halo_start(p->plan[%d], &fpo_herr)", h->halo.plan), h);
+        break;
+    case HO_SYNC_EDGES:
+        emit_halo_check(e, fpo_fmt("fpo_halo_exchange(p->plan[%d], &fpo_herr)", h->halo.plan),
+                        h);
+        break;
+    case HO_COPY_CORNERS:
+        ind(e);
+        buf_printf(b, "const fpo_halo_field fpo_q = %s;\n", halo_field(pg, h->args));
+        emit_halo_check(e,
+                        fpo_fmt("fpo_halo_copy_corners(p->halo, &fpo_q, FPO_HALO_CENTER, %lld, "
+                                "%s, &fpo_herr)",
+                                (long long)depth, dirs[h->halo.dir]),
+                        h);
+        break;
+    case HO_FILL_CORNERS: {
+        bool c = h->halo.vec == HV_C;
+        ind(e);
+        buf_printf(b, "const fpo_halo_field fpo_u = %s, fpo_v = %s;\n", halo_field(pg, h->args),
+                   halo_field(pg, h->args->next));
+        emit_halo_check(e,
+                        fpo_fmt("fpo_halo_fill_corners(p->halo, &fpo_u, &fpo_v, %s, %lld, %s, "
+                                "%s, &fpo_herr)",
+                                halo_kinds[h->halo.vec], (long long)depth, dirs[c ? 1 : 0],
+                                dirs[c ? 0 : 1]),
+                        h);
+        break;
+    }
+    }
+    e->indent--;
+    ind(e);
+    buf_add(b, "}\n");
+}
+
+/* open: one plan per update and edge sync, built once (collective over the decomposition). */
+static void emit_halo_plans(Buf *b, Prog *pg, Node *n, const Build *bd) {
+    for (; n; n = n->next) {
+        emit_halo_plans(b, pg, n->body, bd);
+        emit_halo_plans(b, pg, n->then, bd);
+        emit_halo_plans(b, pg, n->els, bd);
+        if (n->kind != ND_HALO || n->halo.plan < 0)
+            continue;
+        int nitems = 0;
+        buf_printf(b, "    {   /* %s */\n        fpo_halo_item items[8];\n", halo_text(n));
+        if (n->halo.vec)
+            buf_printf(b, "        items[%d] = fpo_halo_vector(%s, %s, %s);\n", nitems++,
+                       halo_field(pg, n->args), halo_field(pg, n->args->next),
+                       halo_kinds[n->halo.vec]);
+        else
+            for (Node *a = n->args; a; a = a->next)
+                buf_printf(b, "        items[%d] = fpo_halo_scalar(%s, FPO_HALO_CENTER);\n",
+                           nitems++, halo_field(pg, a));
+        if (n->halo.op == HO_SYNC_EDGES)
+            buf_printf(b, "        if (fpo_halo_plan_create_edges(&p->plan[%d], p->halo, %d, "
+                          "items, 0, &fpo_herr))\n", n->halo.plan, nitems);
+        else
+            buf_printf(b, "        if (fpo_halo_plan_create(&p->plan[%d], p->halo, %lld, %d, "
+                          "items, 0, &fpo_herr))\n", n->halo.plan,
+                       (long long)halo_depth(n, bd), nitems);
+        buf_printf(b, "            return fpo_halo_failed_(err, \"%s\", &fpo_herr);\n    }\n",
+                   halo_text(n));
+    }
+}
+
+/* bind: point the plans at the new fields' data (shapes must stay those of open). */
+static void emit_halo_rebind(Buf *b, Prog *pg, Node *n) {
+    for (; n; n = n->next) {
+        emit_halo_rebind(b, pg, n->body);
+        emit_halo_rebind(b, pg, n->then);
+        emit_halo_rebind(b, pg, n->els);
+        if (n->kind != ND_HALO || n->halo.plan < 0)
+            continue;
+        int item = 0, comp = 0;
+        for (Node *a = n->args; a; a = a->next) {
+            int slot = field_slot(pg->ir, pg->ir->stencils, pg->infos, a->var);
+            if (slot < pg->nfparams) {
+                buf_printf(b, "    if (p->plan[%d]) {\n", n->halo.plan);
+                buf_printf(b, "        st = fpo_same_shape_(&p->f.%s, &fields->%s, \"%s\", err);\n"
+                              "        if (!st && fpo_halo_plan_rebind(p->plan[%d], %d, %d, "
+                              "fields->%s.data, &fpo_herr))\n"
+                              "            st = fpo_halo_failed_(err, \"%s\", &fpo_herr);\n"
+                              "        if (st)\n            return st;\n    }\n",
+                           a->var->name, a->var->name, a->var->name, n->halo.plan, item, comp,
+                           a->var->name, halo_text(n));
+            }
+            if (n->halo.vec)
+                comp++;
+            else
+                item++;
+        }
+    }
+}
+
+/* The points halo statements touch: the fields' compute points and `depth` around them. */
+static void emit_halo_needs(Buf *b, Prog *pg, Node *n, const Build *bd) {
+    int c = 0;
+    int64_t d = halo_depth(n, bd);
+    buf_printf(b, "    /* %s */\n", halo_text(n));
+    for (Node *a = n->args; a; a = a->next, c++) {
+        int pos = halo_pos(n, n->halo.vec ? c : 0);
+        int slot = field_slot(pg->ir, pg->ir->stencils, pg->infos, a->var);
+        int xi = pos == 1 || pos == 3, yj = pos == 2 || pos == 3;
+        buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 0, -%lld, nx + %lld);\n", slot, slot,
+                   (long long)d, (long long)(d + xi));
+        buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 1, -%lld, ny + %lld);\n", slot, slot,
+                   (long long)d, (long long)(d + yj));
+    }
+}
+
+/* A callback may touch every compute point of the fields it is given. */
+static void emit_callback_needs(Buf *b, Prog *pg, Node *n) {
+    buf_printf(b, "    /* callback %s (%s:%d) */\n", n->decl->name,
+               n->loc.file ? n->loc.file->path : "?", n->loc.line);
+    for (int i = 0; i < n->decl->nparams; i++) {
+        Var *v = n->decl->params[i];
+        if (v->ax == AX_SCALAR)
+            continue;
+        int slot = field_slot(pg->ir, pg->ir->stencils, pg->infos, n->argv[i]->var);
+        if (v->ax != AX_K) {
+            buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 0, 0, nx);\n", slot, slot);
+            buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 1, 0, ny);\n", slot, slot);
+        }
+        if (v->ax != AX_IJ)
+            buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 2, 0, nz);\n", slot, slot);
+    }
+}
+
 static void emit_run(Emit *e, Prog *pg, Node *n) {
     Buf *b = e->b;
+    Node **pending = NULL;   /* updates started in this block, not finished yet */
+    int npending = 0;
     for (; n; n = n->next) {
+        for (int i = 0; i < npending;) {
+            /* Fused, a block of stages may run the adjacent blocks of stages too. */
+            bool touched = halo_touched_by(pending[i], n);
+            for (Node *m = n->next; fpo_sched_inline(e->sched) && n->kind == ND_STAGES && m &&
+                                    m->kind == ND_STAGES && !touched;
+                 m = m->next)
+                touched = halo_touched_by(pending[i], m);
+            if (touched) {
+                emit_halo_finish(e, pending[i]);
+                pending[i] = pending[--npending];
+            } else {
+                i++;
+            }
+        }
         line_directive(e, n->loc);
         switch (n->kind) {
+        case ND_HALO:
+            emit_halo(e, pg, n, pg->build);
+            if (n->halo.op == HO_UPDATE)
+                VPUSH(pending, npending, n);
+            break;
+        case ND_HOSTCALL: {
+            Decl *cb = n->decl;
+            ind(e);
+            buf_printf(b, "{\n");
+            ind(e);
+            buf_printf(b, "    fpo_status fpo_st = %s(p->user", cb->name);
+            for (int i = 0; i < cb->nparams; i++) {
+                buf_add(b, ", ");
+                if (cb->params[i]->ax == AX_SCALAR)
+                    emit_expr(e, n->argv[i]);
+                else
+                    buf_add(b, field_ref(pg, n->argv[i]->var));
+            }
+            buf_add(b, ", err);\n");
+            ind(e);
+            buf_printf(b, "    if (fpo_st)\n");
+            ind(e);
+            buf_printf(b, "        return fpo_st;   /* the callback's message is in err */\n");
+            ind(e);
+            buf_add(b, "}\n");
+            break;
+        }
         case ND_ASSIGN:
             ind(e);
             buf_printf(b, "%s %s ", cname(n->lhs->var->name), n->op);
@@ -670,6 +974,10 @@ static void emit_run(Emit *e, Prog *pg, Node *n) {
             buf_add(b, "}\n");
             break;
         case ND_STAGES:
+            if (fpo_sched_inline(e->sched)) {
+                fpo_emit_block(b, e->sched, n, e->indent, e);
+                break;
+            }
             for (Node *st = n->body; st; st = st->next) {
                 Decl *s = st->decl;
                 ind(e);
@@ -696,6 +1004,8 @@ static void emit_run(Emit *e, Prog *pg, Node *n) {
             break;
         }
     }
+    for (int i = 0; i < npending; i++)
+        emit_halo_finish(e, pending[i]);
 }
 
 static DBound shift(DBound d, int64_t off) { return (DBound){d.base, d.off + off}; }
@@ -717,6 +1027,10 @@ static void emit_needs(Buf *b, Prog *pg, Node *n) {
             emit_needs(b, pg, n->then);
             emit_needs(b, pg, n->els);
         }
+        if (n->kind == ND_HALO)
+            emit_halo_needs(b, pg, n, pg->build);
+        if (n->kind == ND_HOSTCALL)
+            emit_callback_needs(b, pg, n);
         if (n->kind != ND_STAGES)
             continue;
         for (Node *st = n->body; st; st = st->next) {
@@ -750,23 +1064,76 @@ static void emit_needs(Buf *b, Prog *pg, Node *n) {
     }
 }
 
-static void emit_alloc(Buf *b, const char *prog, int slot, int tslot, Var *v, const char *label) {
-    buf_printf(b,
-               "    st = fpo_tmp_alloc(&p->tmp[%d], %s, %s, p->lo[%d], p->hi[%d], \"%s\", err);\n"
-               "    if (st) {\n        %s_close(p);\n        return st;\n    }\n",
-               tslot, fpo_dtypes[v->dt], fpo_axes[v->ax], slot, slot, label, prog);
+/* Number the plans of updates and edge syncs; count halo statements. */
+static void number_plans(Node *n, int *nplans, int *nhalo) {
+    for (; n; n = n->next) {
+        number_plans(n->body, nplans, nhalo);
+        number_plans(n->then, nplans, nhalo);
+        number_plans(n->els, nplans, nhalo);
+        if (n->kind != ND_HALO)
+            continue;
+        ++*nhalo;
+        n->halo.plan = n->halo.op == HO_UPDATE || n->halo.op == HO_SYNC_EDGES ? (*nplans)++ : -1;
+    }
 }
 
-void fpo_emit_c(Ir *ir, Output out[2]) {
-    Prog pg = {ir, fpo_new(sizeof(StencilInfo *) * (size_t)(ir->nstencils + 1)), 0};
+/* A C string literal holding `text`. */
+static char *c_string(const char *text) {
+    Buf b = {0};
+    buf_add(&b, "\"");
+    for (const char *c = text; *c; c++) {
+        if (*c == '\n') {
+            buf_add(&b, c[1] ? "\\n\"\n    \"" : "\\n");
+            continue;
+        }
+        if (*c == '"' || *c == '\\')
+            buf_add(&b, "\\");
+        buf_addn(&b, c, 1);
+    }
+    buf_add(&b, "\"");
+    return b.s;
+}
+
+/* One variant: the stencils and the run body as ranks of class `edges` run them. */
+static char *emit_variant(Prog *pg, unsigned edges, char **body) {
+    Ir *ir = pg->ir;
+    Buf stencils = {0}, run = {0};
+    Sched *sched = pg->build->sched;
+    Emit e = {ir, &stencils, NULL, 0, EDGE_ALL, edges, sched};
+    for (int s = 0; s < ir->nstencils && !fpo_sched_inline(sched); s++)
+        emit_stencil(&e, ir->stencils[s], pg->infos[s]);
+    e.b = &run;
+    e.indent = 1;
+    for (int i = 0; i < ir->nscalars; i++) {
+        Var *v = ir->scalars[i];
+        buf_printf(&run, "    %s %s = 0;\n", c_types[v->dt], cname(v->name));
+        buf_printf(&run, "    (void)%s;\n", cname(v->name));
+    }
+    if (fpo_sched_inline(sched))
+        fpo_emit_views(&run, sched);
+    emit_run(&e, pg, ir->body);
+    buf_add(&stencils, "");
+    buf_add(&run, "");
+    *body = run.s;
+    return stencils.s;
+}
+
+Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
+    if (!bd->sched)
+        bd->sched = fpo_sched_new(ir, false);
+    Prog pg = {ir, fpo_new(sizeof(StencilInfo *) * (size_t)(ir->nstencils + 1)), 0, bd};
     for (int i = 0; i < ir->nstencils; i++)
         pg.infos[i] = fpo_extent(ir->stencils[i]);
-    Buf fields = {0}, run_params = {0}, fenum = {0}, checks = {0}, allocs = {0};
+    int nplans = 0;
+    bd->nhalo = 0;
+    number_plans(ir->body, &nplans, &bd->nhalo);
+    Buf fields = {0}, run_params = {0}, run_args = {0}, fenum = {0}, checks = {0}, allocs = {0};
     int slot = 0;
     for (int i = 0; i < ir->nparams; i++) {
         Var *v = ir->params[i];
         if (v->ax == AX_SCALAR) {
             buf_printf(&run_params, ", %s %s", c_types[v->dt], cname(v->name));
+            buf_printf(&run_args, ", %s", cname(v->name));
             continue;
         }
         buf_printf(&fields, "    fpo_field %s;   /* %s */\n", v->name, fpo_fmt("field<%s, %s>",
@@ -783,36 +1150,76 @@ void fpo_emit_c(Ir *ir, Output out[2]) {
         buf_add(&fields, "    char fpo_none;   /* the program has no field parameters */\n");
     for (int i = 0; i < ir->ntemps; i++, slot++) {
         buf_printf(&fenum, "    /* %d: temporary %s */\n", slot, ir->temps[i]->name);
-        emit_alloc(&allocs, ir->name, slot, slot - pg.nfparams, ir->temps[i], ir->temps[i]->name);
     }
     for (int s = 0; s < ir->nstencils; s++)
         for (int i = 0; i < ir->stencils[s]->ntemps; i++, slot++) {
             Var *v = ir->stencils[s]->temps[i];
             const char *label = fpo_fmt("%s.%s", ir->stencils[s]->name, v->name);
             buf_printf(&fenum, "    /* %d: temporary %s */\n", slot, label);
-            emit_alloc(&allocs, ir->name, slot, slot - pg.nfparams, v, label);
         }
-    Buf stencils = {0}, needs = {0}, body = {0};
-    Emit e = {ir, &stencils, NULL, 0};
-    for (int s = 0; s < ir->nstencils; s++)
-        emit_stencil(&e, ir->stencils[s], pg.infos[s]);
+    fpo_emit_pool(&allocs, bd->sched);
+    Buf decls = {0};
+    fpo_emit_decls(&decls, bd->sched);
+    Buf needs = {0};
     emit_needs(&needs, &pg, ir->body);
-    e.b = &body;
-    e.indent = 1;
-    for (int i = 0; i < ir->nscalars; i++) {
-        Var *v = ir->scalars[i];
-        buf_printf(&body, "    %s %s = 0;\n", c_types[v->dt], cname(v->name));
-        buf_printf(&body, "    (void)%s;\n", cname(v->name));
+
+    /* Variants: one per class, kept once when two classes give the same code. */
+    char **texts = NULL, **bodies = NULL;
+    int ntexts = 0, nbodies = 0;
+    bd->variant_of = fpo_new(sizeof(int) * (size_t)(bd->nclasses + 1));
+    bd->variants = NULL;
+    bd->nvariants = 0;
+    for (int c = 0; c < bd->nclasses; c++) {
+        char *body, *st = emit_variant(&pg, bd->classes[c], &body);
+        int v;
+        for (v = 0; v < bd->nvariants; v++)
+            if (!strcmp(texts[v], st) && !strcmp(bodies[v], body))
+                break;
+        if (v == bd->nvariants) {
+            VPUSH(texts, ntexts, st);
+            VPUSH(bodies, nbodies, body);
+            VPUSH(bd->variants, bd->nvariants, bd->classes[c]);
+        }
+        bd->variant_of[c] = v;
     }
-    emit_run(&e, &pg, ir->body);
+    Buf protos = {0}, table = {0}, backends = {0}, backends_text = {0};
+    for (int v = 0; v < bd->nvariants; v++)
+        buf_printf(&protos, "fpo_run_fn_ %s__run_%s;\n", ir->name, fpo_class_name(bd->variants[v]));
+    for (int c = 0; c < bd->nclasses; c++)
+        buf_printf(&table, "    {%uu, \"%s\", %s__run_%s},\n", bd->classes[c],
+                   fpo_class_name(bd->classes[c]), ir->name,
+                   fpo_class_name(bd->variants[bd->variant_of[c]]));
+    for (int i = 0; i < bd->nbackends; i++) {
+        buf_printf(&backends, "%s\"%s\"", i ? ", " : "", bd->backends[i]);
+        buf_printf(&backends_text, "%s%s", i ? " " : "", bd->backends[i]);
+    }
+
+    /* Halo statements: the decomposition, one plan per update or edge sync. */
+    Buf hinc = {0}, hmembers = {0}, hplans = {0}, hbind = {0};
+    if (bd->nhalo) {
+        buf_add(&hinc, "#define FPO_PROGRAM_HALO_ 1\n#include \"fpo_halo.h\"\n");
+        buf_printf(&hmembers, "    const fpo_halo_decomp *halo;   /* the decomposition (open's options) */\n"
+                              "    fpo_halo_plan *plan[%d];         /* one per update or edge sync */\n",
+                   nplans ? nplans : 1);
+        emit_halo_plans(&hplans, &pg, ir->body, bd);
+        buf_add(&hbind, "    fpo_halo_error fpo_herr;\n    (void)fpo_herr;\n");
+        emit_halo_rebind(&hbind, &pg, ir->body);
+    }
+    buf_add(&hinc, "");
+    buf_add(&hmembers, "");
+    buf_add(&hplans, "");
+    buf_add(&hbind, "");
     buf_add(&fields, "");
     buf_add(&run_params, "");
+    buf_add(&run_args, "");
     buf_add(&fenum, "");
     buf_add(&checks, "");
     buf_add(&allocs, "");
-    buf_add(&stencils, "");
     buf_add(&needs, "");
-    buf_add(&body, "");
+    buf_add(&protos, "");
+    buf_add(&table, "");
+    buf_add(&backends, "");
+    buf_add(&backends_text, "");
 
     const char *src = ir->loc.file ? strrchr(ir->loc.file->path, '/') : NULL;
     src = src ? src + 1 : ir->loc.file ? ir->loc.file->path : "IR";
@@ -821,15 +1228,56 @@ void fpo_emit_c(Ir *ir, Output out[2]) {
     for (const char *c = ir->name; *c; c++)
         buf_printf(&guard, "%c", *c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
     buf_add(&guard, "_H");
-    const char *keys[] = {"NAME", "SOURCE", "GUARD", "FIELDS", "RUN_PARAMS", "FIELD_ENUM",
-                          "NFIELDS", "NPARAMS", "STENCILS", "CHECKS", "NEEDS", "ALLOCS",
-                          "RUN_BODY"};
-    const char *vals[] = {ir->name, src, guard.s, fields.s, run_params.s, fenum.s,
-                          fpo_fmt("%d", slot), fpo_fmt("%d", pg.nfparams), stencils.s,
-                          checks.s, needs.s, allocs.s, body.s};
+    char *manifest = fpo_manifest(ir, bd);
+    Buf cbprotos = {0};
+    for (int i = 0; i < ir->ncallbacks; i++) {
+        Decl *cb = ir->callbacks[i];
+        buf_printf(&cbprotos, "/* Host callback '%s': defined by the caller; `user` is "
+                              "fpo_options.user given to open. Return FPO_OK, or an error "
+                              "code (fpo_fail fills err) to stop the run. */\n"
+                              "fpo_status %s(void *user", cb->name, cb->name);
+        for (int k = 0; k < cb->nparams; k++) {
+            Var *v = cb->params[k];
+            if (v->ax == AX_SCALAR)
+                buf_printf(&cbprotos, ", %s %s", c_types[v->dt], cname(v->name));
+            else
+                buf_printf(&cbprotos, ", const fpo_field *%s", v->name);
+        }
+        buf_add(&cbprotos, ", fpo_error *err);\n");
+    }
+    buf_add(&cbprotos, "");
+    const char *keys[] = {"NAME", "SOURCE", "GUARD", "FIELDS", "RUN_PARAMS", "RUN_ARGS",
+                          "FIELD_ENUM", "NFIELDS", "NPARAMS", "CHECKS", "NEEDS", "ALLOCS",
+                          "VARIANT_PROTOS", "CLASS_TABLE", "BACKENDS", "BACKENDS_TEXT",
+                          "MANIFEST", "HALO_INCLUDE", "HALO_MEMBERS", "HALO_PLANS",
+                          "HALO_BIND", "NHALO", "CALLBACK_PROTOS", "DECLS", "STENCILS", "RUN_BODY", "VARIANT",
+                          "CLASSES"};
+    const char *vals[] = {ir->name, src, guard.s, fields.s, run_params.s, run_args.s, fenum.s,
+                          fpo_fmt("%d", slot), fpo_fmt("%d", pg.nfparams), checks.s, needs.s,
+                          allocs.s, protos.s, table.s, backends.s, backends_text.s,
+                          c_string(manifest), hinc.s, hmembers.s, hplans.s, hbind.s,
+                          fpo_fmt("%d", bd->nhalo), cbprotos.s, decls.s, "", "", "", ""};
     int n = (int)(sizeof keys / sizeof *keys);
-    out[0].name = fpo_fmt("%s.h", ir->name);
-    out[0].text = fpo_expand(fpo_tpl_program_h, keys, vals, n);
-    out[1].name = fpo_fmt("%s.c", ir->name);
-    out[1].text = fpo_expand(fpo_tpl_program_c, keys, vals, n);
+    Output *out = fpo_new(sizeof(Output) * (size_t)(bd->nvariants + 5));
+    int k = 0;
+    out[k++] = (Output){fpo_fmt("%s.h", ir->name), fpo_expand(fpo_tpl_program_h, keys, vals, n)};
+    out[k++] = (Output){fpo_fmt("%s.impl.h", ir->name),
+                        fpo_expand(fpo_tpl_program_impl_h, keys, vals, n)};
+    out[k++] = (Output){fpo_fmt("%s.c", ir->name), fpo_expand(fpo_tpl_program_c, keys, vals, n)};
+    for (int v = 0; v < bd->nvariants; v++) {
+        Buf cls = {0};
+        for (int c = 0; c < bd->nclasses; c++)
+            if (bd->variant_of[c] == v)
+                buf_printf(&cls, "%s%s", cls.len ? ", " : "", fpo_class_name(bd->classes[c]));
+        const char *name = fpo_class_name(bd->variants[v]);
+        vals[n - 4] = texts[v];
+        vals[n - 3] = bodies[v];
+        vals[n - 2] = name;
+        vals[n - 1] = cls.s;
+        out[k++] = (Output){fpo_fmt("%s.%s.c", ir->name, name),
+                            fpo_expand(fpo_tpl_program_variant_c, keys, vals, n)};
+    }
+    out[k++] = (Output){fpo_fmt("%s.manifest.json", ir->name), manifest};
+    *nout = k;
+    return out;
 }

@@ -11,6 +11,14 @@ static void ind(Buf *b, int n) {
         buf_add(b, "    ");
 }
 
+/* Close n blocks opened at depths depth + n - 1 down to depth. */
+static void closes(Buf *b, int depth, int n) {
+    while (n-- > 0) {
+        ind(b, depth + n);
+        buf_add(b, "}\n");
+    }
+}
+
 /* ---- statements of a nest, with the call's names replaced ---- */
 
 typedef struct Sub {
@@ -261,12 +269,69 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
         ind(b, depth + 3);
         buf_add(b, "}\n");
     }
-    ind(b, depth + 2);
-    buf_add(b, "}\n");
-    ind(b, depth + 1);
-    buf_add(b, "}\n");
+    closes(b, depth, 3);
+}
+
+/* A column group: J rows in parallel; per row, each nest in order over its K range (in its
+ * K order), I innermost. */
+static void emit_column(Buf *b, Sub *m, Block *bl, FGroup *G, int depth) {
+    Unit *u0 = &bl->u[G->first];
     ind(b, depth);
-    buf_add(b, "}\n");
+    buf_printf(b, "{   /* column by column: %d nests, J rows outermost */\n", G->count);
+    scalar_args(b, u0, G->count, depth + 1);
+    ind(b, depth + 1);
+    buf_printf(b, "int64_t fpo_jlo = %s, fpo_jhi = %s;\n", bound(u0->box.lo[1]),
+               bound(u0->box.hi[1]));
+    for (int i = 0; i < G->count; i++) {
+        Unit *u = &u0[i];
+        ind(b, depth + 1);
+        buf_printf(b, "const int64_t fpo_kb%d = %s, fpo_ke%d = %s;\n", i, bound(u->box.lo[2]), i,
+                   bound(u->box.hi[2]));
+        for (int g = 0; g < (u->grp < 0 ? u->si->ngroups[u->comp][u->iv] : 1); g++) {
+            Extent x = u->grp < 0 ? u->si->groups[u->comp][u->iv][g].ext : (Extent){0, 0, 0, 0};
+            ind(b, depth + 1);
+            buf_printf(b, "if (%s < fpo_jlo) fpo_jlo = %s;\n",
+                       bound((DBound){u->box.lo[1].base, u->box.lo[1].off + x.jlo}),
+                       bound((DBound){u->box.lo[1].base, u->box.lo[1].off + x.jlo}));
+            ind(b, depth + 1);
+            buf_printf(b, "if (%s > fpo_jhi) fpo_jhi = %s;\n",
+                       bound((DBound){u->box.hi[1].base, u->box.hi[1].off + x.jhi}),
+                       bound((DBound){u->box.hi[1].base, u->box.hi[1].off + x.jhi}));
+        }
+    }
+    omp(b, "parallel for schedule(static) num_threads(p->nthreads)");
+    ind(b, depth + 1);
+    buf_add(b, "for (int64_t j = fpo_jlo; j < fpo_jhi; j++) {\n");
+    for (int i = 0; i < G->count; i++) {
+        Unit *u = &u0[i];
+        m->u = u;
+        ind(b, depth + 2);
+        if (u->par || u->st->comps[u->comp].order == ORD_FORWARD)
+            buf_printf(b, "for (int64_t k = fpo_kb%d; k < fpo_ke%d; k++) {\n", i, i);
+        else
+            buf_printf(b, "for (int64_t k = fpo_ke%d - 1; k >= fpo_kb%d; k--) {\n", i, i);
+        int ngr = u->grp < 0 ? u->si->ngroups[u->comp][u->iv] : 1;
+        for (int g = 0; g < ngr; g++) {
+            Group *G2 = &u->si->groups[u->comp][u->iv][u->grp < 0 ? g : u->grp];
+            SBox x = u->box;
+            if (u->grp < 0) {
+                x.lo[0].off += G2->ext.ilo;
+                x.hi[0].off += G2->ext.ihi;
+                x.lo[1].off += G2->ext.jlo;
+                x.hi[1].off += G2->ext.jhi;
+            }
+            ind(b, depth + 3);
+            buf_printf(b, "if (j >= %s && j < %s)\n", bound(x.lo[1]), bound(x.hi[1]));
+            ind(b, depth + 4);
+            buf_printf(b, "for (int64_t i = %s; i < %s; i++) {\n", bound(x.lo[0]), bound(x.hi[0]));
+            emit_point(b, m, u, G2->first, G2->count, depth + 5);
+            ind(b, depth + 4);
+            buf_add(b, "}\n");
+        }
+        ind(b, depth + 2);
+        buf_add(b, "}\n");
+    }
+    closes(b, depth, 2);
 }
 
 static Var **aliases(Sched *s) {
@@ -279,22 +344,155 @@ static Var **aliases(Sched *s) {
     return a;
 }
 
+bool fpo_sched_inline(Sched *s) {
+    Instrument *n = &s->ins;
+    return s->fused || n->nan || n->nnegative || n->trace || n->progress || n->timers;
+}
+
+/* ---- instrumentation, after each group ---- */
+
+static int ngroups(Sched *s) {
+    int n = 0;
+    for (int k = 0; k < s->nblocks; k++)
+        n += s->blocks[k].ng;
+    return n;
+}
+
+/* The first statement of the nest writing `slot` (for the message's .fpo line). */
+static Loc writer_loc(Sched *s, Unit *u, int slot) {
+    Interval *iv = &u->st->comps[u->comp].ivs[u->iv];
+    for (Node *n = iv->body; n; n = n->next) {
+        Node *t = n;
+        while (t->kind == ND_REGION || t->kind == ND_IF)
+            t = t->kind == ND_REGION ? t->body : t->then;
+        if (!t || t->kind != ND_ASSIGN)
+            continue;
+        Var *v = t->lhs->var;
+        for (int i = 0; i < u->st->nparams; i++)
+            if (u->st->params[i] == v && v->ax != AX_SCALAR)
+                v = u->stage->argv[i]->var;
+        if (fpo_sched_slot(s, v) == slot)
+            return t->loc;
+    }
+    return u->stage->loc;
+}
+
+static const char *where(Loc l) {
+    return fpo_fmt("%s:%d", l.file ? l.file->path : "?", l.line);
+}
+
+/* The box a nest writes: its box, widened by its groups' extents when sequential. */
+static SBox write_box(Unit *u) {
+    SBox x = u->box;
+    if (u->grp >= 0)
+        return x;
+    for (int g = 0; g < u->si->ngroups[u->comp][u->iv]; g++) {
+        Extent e = u->si->groups[u->comp][u->iv][g].ext;
+        if (x.lo[0].off > u->box.lo[0].off + e.ilo) x.lo[0].off = u->box.lo[0].off + e.ilo;
+        if (x.hi[0].off < u->box.hi[0].off + e.ihi) x.hi[0].off = u->box.hi[0].off + e.ihi;
+        if (x.lo[1].off > u->box.lo[1].off + e.jlo) x.lo[1].off = u->box.lo[1].off + e.jlo;
+        if (x.hi[1].off < u->box.hi[1].off + e.jhi) x.hi[1].off = u->box.hi[1].off + e.jhi;
+    }
+    return x;
+}
+
+static void emit_find(Buf *b, Sched *s, Unit *u, int x, const char *fn, const char *what) {
+    SBox w = write_box(u);
+    Loc l = writer_loc(s, u, x);
+    const char *bx = fpo_fmt("%s, %s, %s, %s, %s, %s", bound(w.lo[0]), bound(w.hi[0]),
+                             bound(w.lo[1]), bound(w.hi[1]), bound(w.lo[2]), bound(w.hi[2]));
+    buf_printf(b, "    if (%s(fpo_v%d, fpo_sj_fpo_v%d, fpo_sk_fpo_v%d, %s, fpo_at))\n", fn, x, x, x,
+               bx);
+    buf_printf(b, "        return fpo_fail(err, FPO_ECHECK, \"%s: %s in '%s' at (i=%%lld, j=%%lld, "
+                  "k=%%lld), written by stencil '%s' at %s (called at %s)\", (long long)fpo_at[0], "
+                  "(long long)fpo_at[1], (long long)fpo_at[2]);\n",
+               s->ir->name, what, s->slots[x]->name, u->st->name, where(l), where(u->stage->loc));
+}
+
+static void emit_checks(Buf *b, Sched *s, Block *bl, FGroup *G, int gno) {
+    Instrument *n = &s->ins;
+    static const char *sfx[] = {"f32", "f64", "i32", "bool"};
+    if (!(n->nan || n->nnegative || n->trace || n->progress))
+        return;
+    buf_add(b, "    {\n    int64_t fpo_at[3];\n    (void)fpo_at;\n");
+    for (int i = G->first; i < G->first + G->count; i++) {
+        Unit *u = &bl->u[i];
+        for (int a = 0; a < u->nacc; a++) {
+            int x = u->acc[a].slot;
+            Var *v = s->slots[x];
+            if (!u->acc[a].write || s->store[x] != SK_ARRAY)
+                continue;
+            if (n->nan && (v->dt == DT_F64 || v->dt == DT_F32))
+                emit_find(b, s, u, x, fpo_fmt("fpo_find_nan_%s", sfx[v->dt]), "NaN");
+            for (int k = 0; k < n->nnegative; k++)
+                if (!strcmp(n->negative[k], v->name) && v->dt != DT_BOOL)
+                    emit_find(b, s, u, x, fpo_fmt("fpo_find_neg_%s", sfx[v->dt]),
+                              "negative value");
+            if (n->trace) {
+                SBox w = write_box(u);
+                buf_printf(b, "    if (%lld >= %s && %lld < %s && %lld >= %s && %lld < %s && %lld >= %s && "
+                              "%lld < %s)\n",
+                           (long long)n->at[0], bound(w.lo[0]), (long long)n->at[0], bound(w.hi[0]),
+                           (long long)n->at[1], bound(w.lo[1]), (long long)n->at[1], bound(w.hi[1]),
+                           (long long)n->at[2], bound(w.lo[2]), (long long)n->at[2], bound(w.hi[2]));
+                buf_printf(b, "        fprintf(stderr, \"fpo trace: %s: %s(%lld, %lld, %lld) = %%.17g "
+                              "after stencil '%s' (%s)\\n\", (double)fpo_v%d[%lld + %lld * "
+                              "fpo_sj_fpo_v%d + %lld * fpo_sk_fpo_v%d]);\n",
+                           s->ir->name, v->name, (long long)n->at[0], (long long)n->at[1],
+                           (long long)n->at[2], u->st->name, where(writer_loc(s, u, x)), x,
+                           (long long)n->at[0], (long long)n->at[1], x, (long long)n->at[2], x);
+            }
+        }
+    }
+    if (n->progress)
+        buf_printf(b, "    fprintf(stderr, \"fpo: %s: group %d of %d done (%s, %d nests)\\n\");\n",
+                   s->ir->name, gno + 1, ngroups(s), bl->u[G->first].st->name, G->count);
+    buf_add(b, "    }\n");
+}
+
 void fpo_emit_block(Buf *b, Sched *s, Node *stages, int depth, const void *ctx) {
     Block *bl = NULL;
-    for (int k = 0; k < s->nblocks; k++)
+    int gno = 0;
+    for (int k = 0; k < s->nblocks && !bl; k++) {
         if (s->blocks[k].stages == stages)
             bl = &s->blocks[k];
+        else
+            gno += s->blocks[k].ng;
+    }
     if (!bl)
         return;   /* a later node of a block: emitted with the first */
     Sub m = {s, NULL, aliases(s), ctx};
-    for (int g = 0; g < bl->ng; g++) {
+    for (int g = 0; g < bl->ng; g++, gno++) {
         FGroup *G = &bl->g[g];
         m.u = &bl->u[G->first];
+        if (s->ins.timers) {
+            ind(b, depth);
+            buf_add(b, "const double fpo_tg = fpo_now();\n");
+        }
         if (G->fused)
             emit_fused(b, s, &m, bl, G, depth);
+        else if (G->column)
+            emit_column(b, &m, bl, G, depth);
         else
             emit_plain(b, &m, m.u, depth);
+        if (s->ins.timers) {
+            ind(b, depth);
+            buf_printf(b, "p->timers[%d] += fpo_now() - fpo_tg;\n", gno);
+        }
+        emit_checks(b, s, bl, G, gno);
     }
+}
+
+/* File scope: the names of the timed groups. */
+void fpo_emit_decls(Buf *b, Sched *s) {
+    buf_add(b, "\nstatic const char *const fpo_timer_names[] = {");
+    for (int k = 0; k < s->nblocks && s->ins.timers; k++)
+        for (int g = 0; g < s->blocks[k].ng; g++) {
+            Unit *u = &s->blocks[k].u[s->blocks[k].g[g].first];
+            buf_printf(b, "\n    \"%s (%s)%s\",", u->st->name, where(u->stage->loc),
+                       s->blocks[k].g[g].count > 1 ? " and after" : "");
+        }
+    buf_add(b, "\n    NULL};\n");
 }
 
 /* At the top of run: a pointer and strides per field parameter and array temporary. */
@@ -376,6 +574,10 @@ void fpo_emit_pool(Buf *b, Sched *s) {
             buf_printf(b, "    p->tmp[%d] = fpo_field_make((char *)p->pool + p->off[%d], %s, %s, "
                           "p->lo[%d], p->hi[%d]);\n",
                        x - s->nfparams, x, dts[s->slots[x]->dt], axs[s->slots[x]->ax], x, x);
+    if (s->ins.timers)
+        buf_printf(b, "    p->timers = calloc(%d, sizeof(double));\n    if (!p->timers) {\n"
+                      "        %s_close(p);\n        return fpo_fail(err, FPO_ENOMEM, \"%s_open: out "
+                      "of memory\");\n    }\n", ngroups(s) + 1, s->ir->name, s->ir->name);
     int counts[3] = {0, 0, 0};
     for (int x = s->nfparams; x < s->nslots; x++)
         counts[s->store[x]]++;

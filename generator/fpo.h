@@ -146,6 +146,8 @@ typedef enum {
     ND_STAGES,   /* IR: stencil calls run in order (one per stage when unfused) */
     ND_STAGE,    /* IR: one stencil call: decl, argv, dom */
     ND_REGION,   /* region(I, J) { body }: runs only at points given relative to tile edges */
+    ND_HALO,     /* a halo statement of a program: fields in args, what in `halo` */
+    ND_HOSTCALL, /* IR: a host callback call: decl (the callback), argv in parameter order */
 } NodeKind;
 
 enum { KM_CONST, KM_VAR, KM_ABS };        /* how an access addresses K */
@@ -181,6 +183,17 @@ typedef struct RegionAxis {
     int lo_sign, hi_sign;      /* parser */
     bool range;                /* parser: written `lo .. hi` */
 } RegionAxis;
+
+/* Halo statements (program level, run through fpo_halo). */
+enum { HO_UPDATE, HO_COPY_CORNERS, HO_FILL_CORNERS, HO_SYNC_EDGES };
+enum { HV_NONE, HV_A, HV_B, HV_C, HV_D };   /* `vector:` (none: cell-centred scalars) */
+typedef struct HaloStmt {
+    int op;          /* HO_* */
+    int vec;         /* HV_* */
+    int dir;         /* copy_corners: 0 X, 1 Y */
+    int64_t depth;   /* 0: the program's halo width (fpo-gen --halo) */
+    int plan;        /* emit: the plan index (updates and edge syncs), -1 none */
+} HaloStmt;
 
 /* Tile edges a rank touches, as in fpo_halo (W 1, E 2, S 4, N 8). */
 enum { EDGE_W = 1, EDGE_E = 2, EDGE_S = 4, EDGE_N = 8, EDGE_ALL = 15 };
@@ -218,6 +231,8 @@ struct Node {
     Node **argv;           /* sema/IR: arguments in parameter order */
     /* ND_REGION (body in `body`) */
     RegionAxis reg[2];     /* I, J */
+    /* ND_HALO (fields: ND_ACCESS nodes in `args`) */
+    HaloStmt halo;
 };
 
 typedef struct Interval {
@@ -233,7 +248,7 @@ typedef struct Comp {
     int nivs;
 } Comp;
 
-typedef enum { D_IMPORT, D_EXTERNAL, D_FUNCTION, D_STENCIL, D_PROGRAM } DeclKind;
+typedef enum { D_IMPORT, D_EXTERNAL, D_FUNCTION, D_STENCIL, D_PROGRAM, D_CALLBACK } DeclKind;
 
 struct Decl {
     DeclKind kind;
@@ -274,6 +289,10 @@ typedef struct Ir {
     Node *body;            /* ND_STAGES, ND_FOR, ND_IF, ND_ASSIGN */
     char **inputs;         /* every source read, real paths */
     int ninputs;
+    char **defines;        /* the -D overrides it was built with, "NAME=VALUE" */
+    int ndefines;
+    Decl **callbacks;      /* host callbacks called (their params; no body) */
+    int ncallbacks;
 } Ir;
 
 /* ---- parse.c ---- */
@@ -363,18 +382,57 @@ typedef struct Output {
     char *text;
 } Output;
 
-/* The program's header and source. */
-void fpo_emit_c(Ir *ir, Output out[2]);
+/* What one build of a program is: fpo-gen's options, and what emission found. */
+typedef struct Build {
+    const char *version;        /* the generator's */
+    char **layouts;             /* LAYOUTS entries ("3x2", "any") */
+    int nlayouts;
+    unsigned *classes;          /* the edge classes they need (EDGE_* masks), each once */
+    int nclasses;
+    int halo;                   /* depth of halo statements without `depth:` */
+    char **backends;
+    int nbackends;
+    struct Sched *sched;        /* the optimizer's schedule (opt.h); NULL: unfused */
+    /* emission fills: */
+    int *variant_of;            /* per class: its variant */
+    unsigned *variants;         /* per distinct variant: its first class */
+    int nvariants;
+    int nhalo;                  /* halo statements */
+} Build;
+
+/* The program's outputs: NAME.h, NAME.impl.h, NAME.c, one NAME.<class>.c per distinct
+ * variant, NAME.manifest.json. Fills b's variants. */
+Output *fpo_emit_c(Ir *ir, Build *b, int *nout);
+
+/* ---- variant.c: layouts and edge classes ---- */
+
+/* Add the edge classes of the ranks of layout `layout` ("NxM", or "any": every n x m with
+ * n, m >= 2) to b->classes, each once; false if `layout` is not one. */
+bool fpo_layout_classes(Build *b, const char *layout);
+/* A class's name: "interior", "all", or its edges ("sw", "n", "we", ...). */
+const char *fpo_class_name(unsigned edges);
+
+/* ---- manifest.c ---- */
+
+/* The manifest (JSON) of a build, and its one-line report "NAME: N classes, M distinct
+ * variants". */
+char *fpo_manifest(Ir *ir, const Build *b);
+/* FNV-1a over every input (its path and its text, read again) and the defines. */
+char *fpo_source_hash(Ir *ir);
+char *fpo_report(Ir *ir, const Build *b);
 
 /* ---- plan.c ---- */
 
-char *fpo_plan(Ir *ir, const char *outdir, char **names, int nnames);
+/* The plan: outputs, inputs, the one-line build report, whether halo/ is needed. */
+char *fpo_plan(Ir *ir, const char *outdir, char **names, int nnames, const Build *b);
 char *fpo_depfile(const char *outdir, char **names, int nnames, char **inputs, int ninputs);
 
 /* ---- templates (generated from templates/ at build time) ---- */
 
 extern const char fpo_tpl_program_h[];
 extern const char fpo_tpl_program_c[];
+extern const char fpo_tpl_program_impl_h[];
+extern const char fpo_tpl_program_variant_c[];
 /* Expand @KEY@ in `tpl` from keys[i] -> vals[i]. */
 char *fpo_expand(const char *tpl, const char **keys, const char **vals, int n);
 

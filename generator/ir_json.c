@@ -128,9 +128,34 @@ static json_t *region_axis_json(RegionAxis *r) {
                      (json_int_t)r->hi);
 }
 
+static const char *halo_ops[] = {"halo_update", "copy_corners", "fill_corners", "sync_edges"};
+static const char *halo_vecs[] = {"none", "A", "B", "C", "D"};
+static const char *halo_dirs[] = {"", "X", "Y"};
+
 static json_t *stmt_json(Out *o, Node *n) {
     json_t *j = json_object();
     switch (n->kind) {
+    case ND_HOSTCALL: {
+        json_t *args = json_array();
+        for (int i = 0; i < n->decl->nparams; i++)
+            json_array_append_new(args, expr_json(n->argv[i]));
+        json_object_set_new(j, "kind", json_string("callback"));
+        json_object_set_new(j, "name", json_string(n->decl->name));
+        json_object_set_new(j, "args", args);
+        break;
+    }
+    case ND_HALO: {
+        json_t *fields = json_array();
+        for (Node *a = n->args; a; a = a->next)
+            json_array_append_new(fields, json_string(a->var->name));
+        json_object_set_new(j, "kind", json_string("halo"));
+        json_object_set_new(j, "op", json_string(halo_ops[n->halo.op]));
+        json_object_set_new(j, "fields", fields);
+        json_object_set_new(j, "vector", json_string(halo_vecs[n->halo.vec]));
+        json_object_set_new(j, "depth", json_integer((json_int_t)n->halo.depth));
+        json_object_set_new(j, "dir", json_string(halo_dirs[n->halo.dir + 1]));
+        break;
+    }
     case ND_REGION:
         json_object_set_new(j, "kind", json_string("region"));
         json_object_set_new(j, "i", region_axis_json(&n->reg[0]));
@@ -219,12 +244,26 @@ char *fpo_ir_to_json(Ir *ir) {
     json_t *stencils = json_array();
     for (int i = 0; i < ir->nstencils; i++)
         json_array_append_new(stencils, stencil_json(&o, ir->stencils[i]));
-    json_t *root = json_pack("{si ss s:o s:o s:o s:o s:o s:o s:o}", "fpo_ir", 1, "program",
-                             ir->name, "loc", loc_json(&o, ir->loc), "inputs", inputs, "params",
+    json_t *defines = json_array();
+    for (int i = 0; i < ir->ndefines; i++)
+        json_array_append_new(defines, json_string(ir->defines[i]));
+    json_t *callbacks = json_array();
+    for (int i = 0; i < ir->ncallbacks; i++)
+        json_array_append_new(callbacks,
+                              json_pack("{ss s:o}", "name", ir->callbacks[i]->name, "params",
+                                        vars_json(ir->callbacks[i]->params,
+                                                  ir->callbacks[i]->nparams)));
+    json_t *root = json_pack("{si ss s:o s:o s:o s:o s:o s:o s:o s:o}", "fpo_ir", 1, "program",
+                             ir->name, "loc", loc_json(&o, ir->loc), "inputs", inputs,
+                             "defines", defines, "params",
                              vars_json(ir->params, ir->nparams), "temporaries",
                              vars_json(ir->temps, ir->ntemps), "scalars",
                              vars_json(ir->scalars, ir->nscalars), "stencils", stencils, "body",
                              stmts_json(&o, ir->body));
+    if (ir->ncallbacks)
+        json_object_set_new(root, "callbacks", callbacks);
+    else
+        json_decref(callbacks);
     char *s = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
     json_decref(root);
     char *r = fpo_fmt("%s\n", s);
@@ -498,10 +537,65 @@ static RegionAxis region_axis_from(In *in, json_t *j) {
 }
 
 static Node *stmt_from(In *in, json_t *j) {
-    static const char *kinds[] = {"assign", "if", "while", "for", "stages", "region"};
-    int k = pick(in, get_str(in, j, "kind"), kinds, 6, "statement kind");
+    static const char *kinds[] = {"assign", "if", "while", "for", "stages", "region", "halo",
+                                  "callback"};
+    int k = pick(in, get_str(in, j, "kind"), kinds, 8, "statement kind");
     Node *n = new_node(ND_ASSIGN, get_loc(in, j));
     switch (k) {
+    case 7: {
+        if (in->st)
+            bad(in, "%s", "callbacks are called in the program body only");
+        n->kind = ND_HOSTCALL;
+        const char *name = get_str(in, j, "name");
+        for (int c = 0; c < in->ir->ncallbacks; c++)
+            if (!strcmp(in->ir->callbacks[c]->name, name))
+                n->decl = in->ir->callbacks[c];
+        if (!n->decl)
+            bad(in, "unknown callback '%s'", name);
+        json_t *args = get_arr(in, j, "args");
+        if ((int)json_array_size(args) != n->decl->nparams)
+            bad(in, "callback '%s' takes another number of arguments", name);
+        n->argv = fpo_new(sizeof(Node *) * (size_t)(n->decl->nparams + 1));
+        for (int i = 0; i < n->decl->nparams; i++) {
+            Node *a = expr_from(in, json_array_get(args, (size_t)i));
+            Var *p = n->decl->params[i];
+            if (p->ax != AX_SCALAR &&
+                (a->kind != ND_ACCESS || a->var->ax != p->ax || a->var->dt != p->dt))
+                bad(in, "the argument for field '%s' must be a field of its type", p->name);
+            n->argv[i] = a;
+        }
+        return n;
+    }
+    case 6: {
+        if (in->st)
+            bad(in, "%s", "halo statements only appear in the program body");
+        n->kind = ND_HALO;
+        n->halo.op = pick(in, get_str(in, j, "op"), halo_ops, 4, "halo operation");
+        n->halo.vec = pick(in, get_str(in, j, "vector"), halo_vecs, 5, "vector kind");
+        n->halo.dir = pick(in, get_str(in, j, "dir"), halo_dirs, 3, "direction") - 1;
+        n->halo.plan = -1;
+        json_t *d = get(in, j, "depth");
+        if (!json_is_integer(d) || json_integer_value(d) < 0)
+            bad(in, "%s", "a halo depth must be an integer >= 0");
+        n->halo.depth = json_integer_value(d);
+        Node head = {0}, *cur = &head;
+        size_t i;
+        json_t *f;
+        json_array_foreach(get_arr(in, j, "fields"), i, f) {
+            if (!json_is_string(f))
+                bad(in, "%s", "halo fields are names");
+            Var *v = lookup(in, json_string_value(f));
+            if (v->ax != AX_IJK && v->ax != AX_IJ)
+                bad(in, "halo field '%s' must be an IJK or IJ field", v->name);
+            cur = cur->next = new_node(ND_ACCESS, n->loc);
+            cur->var = v;
+            cur->dt = v->dt;
+        }
+        if (!head.next)
+            bad(in, "%s", "a halo statement names one field or more");
+        n->args = head.next;
+        return n;
+    }
     case 5:
         if (!in->st)
             bad(in, "%s", "regions only appear in stencils");
@@ -626,12 +720,25 @@ static void from_json(void *arg) {
             break;
         VPUSH(ir->inputs, ir->ninputs, fpo_strdup(json_string_value(x)));
     }
+    json_t *defines = json_object_get(root, "defines");
+    json_array_foreach(defines, i, x) {
+        if (!json_is_string(x))
+            fpo_error("\"defines\" holds strings NAME=VALUE");
+        VPUSH(ir->defines, ir->ndefines, fpo_strdup(json_string_value(x)));
+    }
     fj->ir = ir;
     ir->name = (char *)get_str(&in, root, "program");
     ir->loc = get_loc(&in, root);
     ir->params = get_vars(&in, root, "params", VK_PARAM, &ir->nparams);
     ir->temps = get_vars(&in, root, "temporaries", VK_TEMP, &ir->ntemps);
     ir->scalars = get_vars(&in, root, "scalars", VK_LOCAL, &ir->nscalars);
+    json_array_foreach(json_object_get(root, "callbacks"), i, x) {
+        Decl *cb = fpo_new(sizeof *cb);
+        cb->kind = D_CALLBACK;
+        cb->name = (char *)get_str(&in, x, "name");
+        cb->params = get_vars(&in, x, "params", VK_PARAM, &cb->nparams);
+        VPUSH(ir->callbacks, ir->ncallbacks, cb);
+    }
     json_array_foreach(get_arr(&in, root, "stencils"), i, x) {
         Decl *s = stencil_from(&in, x);
         VPUSH(ir->stencils, ir->nstencils, s);

@@ -412,9 +412,37 @@ static void lower_pstmt(Lower *L, Node *n, Node ***out) {
     case ND_IF:
         lower_if(L, n, out, lower_pstmts);
         return;
+    case ND_HALO: {
+        Node *c = new_node(ND_HALO, n->loc);
+        c->halo = n->halo;
+        Node head = {0}, *cur = &head;
+        for (Node *a = n->args; a; a = a->next)
+            cur = cur->next = access_of(a->var->lowered, a->loc);
+        c->args = head.next;
+        append(out, c);
+        return;
+    }
     case ND_CALL: {
         if (n->decl->kind == D_PROGRAM) {
             flatten_call(L, n, out);
+            return;
+        }
+        if (n->decl->kind == D_CALLBACK) {
+            Decl *cb = n->decl;
+            Node *h = new_node(ND_HOSTCALL, n->loc);
+            h->decl = cb;
+            h->argv = fpo_new(sizeof(Node *) * (size_t)(cb->nparams + 1));
+            for (int i = 0; i < cb->nparams; i++) {
+                Node *a = n->argv[i];
+                h->argv[i] = cb->params[i]->ax == AX_SCALAR ? lower_expr(L, a, out)
+                                                            : access_of(a->var->lowered, a->loc);
+            }
+            int k;
+            for (k = 0; k < L->ir->ncallbacks && L->ir->callbacks[k] != cb; k++)
+                ;
+            if (k == L->ir->ncallbacks)
+                VPUSH(L->ir->callbacks, L->ir->ncallbacks, cb);
+            append(out, h);
             return;
         }
         Decl *s = lower_stencil(L, n->decl);

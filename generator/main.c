@@ -1,7 +1,7 @@
 /* main.c: takes the command line, runs the stages (parse, sema, lower, or --from-ir; then emit,
  * plan or IR) and writes every output atomically: all are made in memory first, each is written
  * to a temporary name, and the names are switched only when every write succeeded. */
-#include "fpo.h"
+#include "opt.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -19,17 +19,32 @@ static const char usage[] =
     "  -p, --program NAME   the program to generate (needed when the files hold several)\n"
     "  -o, --out-dir DIR    where outputs go (default .)\n"
     "  -D NAME=VALUE        override an external\n"
-    "  --backend c          back end (c; cuda comes later)\n"
-    "  --plan FILE          write the list of outputs (CMake syntax) and stop\n"
+    "  --backend c          back end (c; cuda comes later); may repeat\n"
+    "  --layouts L,...      layouts to build variants for: NxM, or any (every n x m, n, m >= 2);\n"
+    "                       default 1x1,any\n"
+    "  --halo N             depth of halo statements without depth: (default 3)\n"
+    "  --plan FILE          write the outputs, inputs and build report (CMake syntax) and stop\n"
     "  --depfile FILE       write a Makefile-style depfile: every output depends on every input read\n"
     "  --emit-ir FILE       write the flattened program IR as JSON (\"-\" for stdout) and stop\n"
     "  --from-ir FILE       read the program IR from JSON instead of .fpo files\n"
+    "  --mode fused|unfused fused (default): the optimizer's passes; unfused: the reference\n"
+    "  --disable-pass NAME  switch a pass off (extent, fuse, column, merge, shrink, pool); may repeat\n"
+    "  --dump-ir-after NAME FILE  write the IR and the schedule as JSON after pass NAME\n"
+    "  --dot FILE           write the fused schedule as a Graphviz picture\n"
+    "  --report             print the schedule and memory summary (one line)\n"
+    "  --instrument CHECK   compile a check into run: nan, negative:FIELD, trace:I,J,K,\n"
+    "                       progress, timers; may repeat\n"
     "  -h, --help           usage\n"
     "  --version            version\n"
     "Exit status: 0 success, 1 an error in the input, 2 a usage or I/O error.\n";
 
 typedef struct Options {
-    const char *program, *outdir, *backend, *plan, *depfile, *emit_ir, *from_ir;
+    const char *program, *outdir, *backend, *plan, *depfile, *emit_ir, *from_ir, *layouts, *halo;
+    char **backends;
+    int nbackends;
+    const char *mode, *dump_file, *dot;
+    Pipeline pipe;
+    bool report;
     char **files;
     int nfiles;
     Define *defs;
@@ -43,10 +58,32 @@ static int usage_error(const char *fmt, const char *arg) {
     return 2;
 }
 
+/* One --instrument CHECK; -1 if it is none of them. */
+static int parse_instrument(const char *c, Instrument *ins) {
+    long long at[3];
+    if (!strcmp(c, "nan"))
+        ins->nan = true;
+    else if (!strcmp(c, "progress"))
+        ins->progress = true;
+    else if (!strcmp(c, "timers"))
+        ins->timers = true;
+    else if (!strncmp(c, "negative:", 9) && c[9])
+        VPUSH(ins->negative, ins->nnegative, fpo_strdup(c + 9));
+    else if (sscanf(c, "trace:%lld,%lld,%lld", &at[0], &at[1], &at[2]) == 3) {
+        ins->trace = true;
+        for (int d = 0; d < 3; d++)
+            ins->at[d] = at[d];
+    } else
+        return -1;
+    return 0;
+}
+
 /* 0 ok, 1 stop with success (help, version), 2 a usage error. */
 static int parse_args(int argc, char **argv, Options *o) {
     o->outdir = ".";
     o->backend = "c";
+    o->mode = "fused";
+    o->pipe.dump_after = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char **slot = NULL;
@@ -69,12 +106,42 @@ static int parse_args(int argc, char **argv, Options *o) {
             VPUSH(o->defs, o->ndefs, def);
             continue;
         }
+        if (!strcmp(a, "--report")) {
+            o->report = true;
+            continue;
+        }
+        if (!strcmp(a, "--disable-pass") || !strcmp(a, "--dump-ir-after")) {
+            int pass = i + 1 < argc ? fpo_pass_find(argv[i + 1]) : -1;
+            if (pass < 0)
+                return usage_error("option '%s' needs a pass: extent, fuse, column, merge, shrink, pool", a);
+            i++;
+            if (a[2] == 'd' && a[3] == 'i') {
+                o->pipe.off[pass] = true;
+                continue;
+            }
+            if (i + 1 >= argc)
+                return usage_error("option '%s' needs a pass and a file", a);
+            o->pipe.dump_after = pass;
+            o->dump_file = argv[++i];
+            continue;
+        }
+        if (!strcmp(a, "--instrument")) {
+            if (i + 1 >= argc || parse_instrument(argv[i + 1], &o->pipe.ins))
+                return usage_error("option '%s' needs nan, negative:FIELD, trace:I,J,K, progress "
+                                   "or timers", a);
+            i++;
+            continue;
+        }
         if (!strcmp(a, "-p") || !strcmp(a, "--program"))
             slot = &o->program;
         else if (!strcmp(a, "-o") || !strcmp(a, "--out-dir"))
             slot = &o->outdir;
         else if (!strcmp(a, "--backend"))
             slot = &o->backend;
+        else if (!strcmp(a, "--layouts"))
+            slot = &o->layouts;
+        else if (!strcmp(a, "--halo"))
+            slot = &o->halo;
         else if (!strcmp(a, "--plan"))
             slot = &o->plan;
         else if (!strcmp(a, "--depfile"))
@@ -83,18 +150,30 @@ static int parse_args(int argc, char **argv, Options *o) {
             slot = &o->emit_ir;
         else if (!strcmp(a, "--from-ir"))
             slot = &o->from_ir;
+        else if (!strcmp(a, "--mode"))
+            slot = &o->mode;
+        else if (!strcmp(a, "--dot"))
+            slot = &o->dot;
         if (slot) {
             if (i + 1 >= argc)
                 return usage_error("option '%s' needs a value", a);
             *slot = argv[++i];
+            if (slot == &o->backend)
+                VPUSH(o->backends, o->nbackends, (char *)o->backend);
             continue;
         }
         if (a[0] == '-' && a[1])
             return usage_error("unknown option '%s'", a);
         VPUSH(o->files, o->nfiles, argv[i]);
     }
-    if (strcmp(o->backend, "c"))
-        return usage_error("unknown back end '%s' (this fpo-gen has: c)", o->backend);
+    for (int i = 0; i < o->nbackends; i++)
+        if (strcmp(o->backends[i], "c"))
+            return usage_error("unknown back end '%s' (this fpo-gen has: c)", o->backends[i]);
+    if (!o->nbackends)
+        VPUSH(o->backends, o->nbackends, "c");
+    if (strcmp(o->mode, "fused") && strcmp(o->mode, "unfused"))
+        return usage_error("unknown mode '%s' (fused or unfused)", o->mode);
+    o->pipe.fused = !strcmp(o->mode, "fused");
     if (o->from_ir && o->nfiles)
         return usage_error("--from-ir reads no .fpo files (got '%s')", o->files[0]);
     if (!o->from_ir && !o->nfiles)
@@ -118,6 +197,9 @@ static void front_end(void *arg) {
     fpo_sema(decls, ndecls, r->o->defs, r->o->ndefs);
     Decl *p = fpo_find_program(decls, ndecls, r->o->program);
     r->ir = fpo_lower(p);
+    for (int i = 0; i < r->o->ndefs; i++)
+        VPUSH(r->ir->defines, r->ir->ndefines,
+              fpo_fmt("%s=%s", r->o->defs[i].name, r->o->defs[i].value));
 }
 
 static char *read_all(const char *path) {
@@ -190,6 +272,30 @@ static int write_all(Pending *w, int n) {
     return 0;
 }
 
+/* The build's layouts, back ends and halo width, from the options. */
+static int build_options(Options *o, Build *b) {
+    b->version = FPO_VERSION;
+    b->backends = o->backends;
+    b->nbackends = o->nbackends;
+    b->halo = 3;
+    if (o->halo) {
+        char *end;
+        long h = strtol(o->halo, &end, 10);
+        if (*end || h < 1 || h > 64)
+            return usage_error("--halo '%s': expected a depth from 1 to 64", o->halo);
+        b->halo = (int)h;
+    }
+    char *list = fpo_strdup(o->layouts ? o->layouts : "1x1,any");
+    for (char *save = NULL, *l = strtok_r(list, ", ", &save); l; l = strtok_r(NULL, ", ", &save)) {
+        if (!fpo_layout_classes(b, l))
+            return usage_error("--layouts: '%s' is not a layout (NxM, or any)", l);
+        VPUSH(b->layouts, b->nlayouts, l);
+    }
+    if (!b->nlayouts)
+        return usage_error("%s", "--layouts: no layout given");
+    return 0;
+}
+
 static int generate(Options *o) {
     Run r = {o, NULL};
     if (o->from_ir) {
@@ -212,7 +318,6 @@ static int generate(Options *o) {
         return 1;
     }
     Ir *ir = r.ir;
-    char *names[2] = {fpo_fmt("%s.h", ir->name), fpo_fmt("%s.c", ir->name)};
     char **inputs = ir->inputs;
     int ninputs = ir->ninputs;
     if (o->from_ir) {
@@ -220,31 +325,50 @@ static int generate(Options *o) {
         inputs = &in;
         ninputs = 1;
     }
-    Pending w[4];
-    int nw = 0;
-    if (o->plan) {
-        w[nw++] = (Pending){o->plan, fpo_plan(ir, o->outdir, names, 2), NULL};
-    } else if (o->emit_ir) {
+    if (o->emit_ir) {
         char *json = fpo_ir_to_json(ir);
         if (!strcmp(o->emit_ir, "-")) {
             fputs(json, stdout);
             return 0;
         }
-        w[nw++] = (Pending){o->emit_ir, json, NULL};
+        Pending w = {o->emit_ir, json, NULL};
+        return write_all(&w, 1) ? 2 : 0;
+    }
+    Build b = {0};
+    if (build_options(o, &b))
+        return 2;
+    Pending w[8];
+    int nw = 0;
+    b.sched = fpo_optimize(ir, &o->pipe);
+    if (!o->plan) {
+        if (o->report)
+            fputs(fpo_memory_summary(b.sched), stdout);
+        if (o->dump_file)
+            w[nw++] = (Pending){o->dump_file, o->pipe.dump, NULL};
+        if (o->dot)
+            w[nw++] = (Pending){o->dot, fpo_sched_dot(b.sched), NULL};
+    }
+    int nout;
+    Output *out = fpo_emit_c(ir, &b, &nout);
+    char **names = fpo_new(sizeof(char *) * (size_t)nout);
+    for (int i = 0; i < nout; i++)
+        names[i] = out[i].name;
+    Pending *all = fpo_new(sizeof(Pending) * (size_t)(nw + nout + 2));
+    memcpy(all, w, sizeof(Pending) * (size_t)nw);
+    if (o->plan) {
+        all[nw++] = (Pending){o->plan, fpo_plan(ir, o->outdir, names, nout, &b), NULL};
     } else {
-        Output out[2];
-        fpo_emit_c(ir, out);
         if (make_dirs(o->outdir)) {
             fprintf(stderr, "fpo-gen: error: cannot make '%s': %s\n", o->outdir, strerror(errno));
             return 2;
         }
-        for (int i = 0; i < 2; i++)
-            w[nw++] = (Pending){fpo_fmt("%s/%s", o->outdir, out[i].name), out[i].text, NULL};
+        for (int i = 0; i < nout; i++)
+            all[nw++] = (Pending){fpo_fmt("%s/%s", o->outdir, out[i].name), out[i].text, NULL};
         if (o->depfile)
-            w[nw++] = (Pending){o->depfile, fpo_depfile(o->outdir, names, 2, inputs, ninputs),
-                                NULL};
+            all[nw++] = (Pending){o->depfile, fpo_depfile(o->outdir, names, nout, inputs, ninputs),
+                                  NULL};
     }
-    return write_all(w, nw) ? 2 : 0;
+    return write_all(all, nw) ? 2 : 0;
 }
 
 int main(int argc, char **argv) {

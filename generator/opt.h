@@ -35,10 +35,11 @@ typedef struct Unit {
     int loop;              /* its I-J loop within its fused group */
 } Unit;
 
-/* Units [first, first + count) of a block; fused groups run K outermost. */
+/* Units [first, first + count) of a block, run as one schedule. */
 typedef struct FGroup {
     int first, count;
-    bool fused;
+    bool fused;            /* K outermost, level by level */
+    bool column;           /* J rows outermost, K inside (pass_column) */
 } FGroup;
 
 /* Consecutive ND_STAGES nodes of the program body (`stages`: the first). */
@@ -52,7 +53,7 @@ typedef struct Block {
 
 typedef enum { SK_ARRAY, SK_PLANE, SK_SCALAR } StoreKind;
 
-enum { PASS_EXTENT, PASS_FUSE, PASS_MERGE, PASS_SHRINK, PASS_POOL, PASS_COUNT };
+enum { PASS_EXTENT, PASS_FUSE, PASS_COLUMN, PASS_MERGE, PASS_SHRINK, PASS_POOL, PASS_COUNT };
 
 /* Instrumentation compiled into run on request (--instrument). */
 typedef struct Instrument {
@@ -89,6 +90,7 @@ bool fpo_dbound_eq(DBound a, DBound b);
 /* The passes, in pipeline order (each file says its contract). */
 void fpo_pass_extent(Sched *s);
 void fpo_pass_fuse(Sched *s);
+void fpo_pass_column(Sched *s);
 void fpo_pass_merge(Sched *s);
 void fpo_pass_shrink(Sched *s);
 void fpo_pass_pool(Sched *s);
@@ -121,6 +123,9 @@ void fpo_emit_c_sched(Ir *ir, Sched *sched, Output out[2]);
 /* emit_fused.c */
 void fpo_emit_block(Buf *b, Sched *s, Node *stages, int indent, const void *ctx);
 void fpo_emit_views(Buf *b, Sched *s);
+void fpo_emit_decls(Buf *b, Sched *s);
+/* Whether run's body comes from emit_fused.c (fused, or instrumented). */
+bool fpo_sched_inline(Sched *s);
 void fpo_emit_pool(Buf *b, Sched *s);
 char *fpo_memory_summary(Sched *s);
 

@@ -337,8 +337,64 @@ static Node *region(Parser *ps, Token *t) {
     return n;
 }
 
+static const char *halo_ops[] = {"halo_update", "copy_corners", "fill_corners", "sync_edges"};
+
+/* halo := op '(' item {',' item} ')' ';'   item := field | X | Y | 'depth' ':' expr
+ *                                                | 'vector' ':' (A | B | C | D)
+ * Option values are checked by sema; the parser keeps them as expressions. */
+static Node *halo_stmt(Parser *ps, Token *t, int op) {
+    Node *n = new_node(ND_HALO, t->loc);
+    n->halo.op = op;
+    n->halo.dir = -1;
+    n->halo.plan = -1;
+    Node head = {0}, *cur = &head;
+    skip(ps, "(");
+    do {
+        Token *a = ps->tok;
+        if (a->kind == TK_IDENT && tok_is(a->next, ":")) {
+            ps->tok = a->next->next;
+            if (tok_is(a, "depth")) {
+                if (n->cond)
+                    fpo_error_at(a->loc, "'depth:' is given twice");
+                n->cond = expr(ps);
+            } else if (tok_is(a, "vector")) {
+                Token *v = ps->tok;
+                static const char *kinds[] = {"A", "B", "C", "D"};
+                for (int k = 0; k < 4; k++)
+                    if (tok_is(v, kinds[k]))
+                        n->halo.vec = HV_A + k;
+                if (!n->halo.vec)
+                    expected(v, "a vector kind (A, B, C or D)");
+                ps->tok = v->next;
+            } else {
+                fpo_error_at(a->loc, "unknown option '%.*s:' (known: depth:, vector:)", a->len,
+                             a->s);
+            }
+            continue;
+        }
+        if (op == HO_COPY_CORNERS && (tok_is(a, "X") || tok_is(a, "Y"))) {
+            n->halo.dir = tok_is(a, "Y");
+            ps->tok = a->next;
+            continue;
+        }
+        if (a->kind != TK_IDENT)
+            expected(a, "a field name");
+        ps->tok = a->next;
+        cur = cur->next = parse_access(ps, a);
+    } while (consume(ps, ","));
+    skip(ps, ")");
+    skip(ps, ";");
+    n->args = head.next;
+    return n;
+}
+
 static Node *stmt(Parser *ps) {
     Token *t = ps->tok;
+    for (int op = 0; op < 4; op++)
+        if (tok_is(t, halo_ops[op]) && tok_is(t->next, "(")) {
+            ps->tok = t->next;
+            return halo_stmt(ps, t, op);
+        }
     if (tok_is(t, "region") && tok_is(t->next, "(")) {
         ps->tok = t->next;
         return region(ps, t);
@@ -570,13 +626,18 @@ static void top_decl(Parser *ps) {
             Comp c = computation(ps);
             VPUSH(d->comps, d->ncomps, c);
         }
+    } else if (consume(ps, "callback")) {
+        d = new_decl(ps, D_CALLBACK, ps->tok->loc);
+        d->name = ident(ps, "a callback name");
+        params(ps, d);
+        skip(ps, ";");
     } else if (consume(ps, "program")) {
         d = new_decl(ps, D_PROGRAM, ps->tok->loc);
         d->name = ident(ps, "a program name");
         params(ps, d);
         d->body = block(ps);
     } else {
-        expected(t, "a declaration (import, external, function, stencil or program)");
+        expected(t, "a declaration (import, external, function, stencil, program or callback)");
     }
     VPUSH(*ps->decls, *ps->ndecls, d);
 }

@@ -1,14 +1,15 @@
 /* pipeline.c: takes the IR and which passes are on, gives the optimized schedule: runs
- * extent, fuse, merge, shrink, pool in that order; writes the schedule as JSON after any pass
+ * extent, fuse, column, merge, shrink, pool in that order; writes the schedule as JSON after any pass
  * (the IR JSON of ir_json.c with a "schedule" key added, which --from-ir ignores). */
 #include "opt.h"
 
 #include <string.h>
 
-const char *const fpo_pass_names[PASS_COUNT] = {"extent", "fuse", "merge", "shrink", "pool"};
+const char *const fpo_pass_names[PASS_COUNT] = {"extent", "fuse", "column", "merge", "shrink",
+                                                 "pool"};
 
 static void (*const pass_fns[PASS_COUNT])(Sched *) = {
-    fpo_pass_extent, fpo_pass_fuse, fpo_pass_merge, fpo_pass_shrink, fpo_pass_pool};
+    fpo_pass_extent, fpo_pass_fuse, fpo_pass_column, fpo_pass_merge, fpo_pass_shrink, fpo_pass_pool};
 
 int fpo_pass_find(const char *name) {
     for (int p = 0; p < PASS_COUNT; p++)
@@ -40,8 +41,9 @@ char *fpo_sched_json(Sched *s) {
         Block *bl = &s->blocks[k];
         buf_printf(&b, "%s\n      {\"groups\": [", k ? "," : "");
         for (int g = 0; g < bl->ng; g++) {
-            buf_printf(&b, "%s\n        {\"fused\": %s, \"nests\": [", g ? "," : "",
-                       bl->g[g].fused ? "true" : "false");
+            buf_printf(&b, "%s\n        {\"fused\": %s, \"column\": %s, \"nests\": [",
+                       g ? "," : "", bl->g[g].fused ? "true" : "false",
+                       bl->g[g].column ? "true" : "false");
             for (int i = bl->g[g].first; i < bl->g[g].first + bl->g[g].count; i++) {
                 Unit *u = &bl->u[i];
                 buf_printf(&b, "%s\n          {\"stencil\": \"%s\", \"line\": %d, "

@@ -20,7 +20,8 @@ static void cmake_list(Buf *b, const char *dir, char **items, int n) {
     buf_add(b, "\"");
 }
 
-char *fpo_plan(Ir *ir, const char *outdir, char **names, int nnames) {
+char *fpo_plan(Ir *ir, const char *outdir, char **names, int nnames, const Build *bd) {
+    char *report = fpo_report(ir, bd);
     Buf b = {0};
     buf_printf(&b, "# fpo-gen plan for program '%s'\n", ir->name);
     buf_printf(&b, "set(FPO_PLAN_PROGRAM \"%s\")\n", ir->name);
@@ -28,7 +29,9 @@ char *fpo_plan(Ir *ir, const char *outdir, char **names, int nnames) {
     cmake_list(&b, outdir, names, nnames);
     buf_add(&b, ")\nset(FPO_PLAN_INPUTS ");
     cmake_list(&b, NULL, ir->inputs, ir->ninputs);
-    buf_add(&b, ")\n");
+    buf_add(&b, ")\nset(FPO_PLAN_REPORT ");
+    cmake_list(&b, NULL, &report, 1);
+    buf_printf(&b, ")\nset(FPO_PLAN_HALO %d)\n", bd->nhalo ? 1 : 0);
     return b.s;
 }
 

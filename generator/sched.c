@@ -144,7 +144,7 @@ static void add_unit(Sched *s, Block *b, Node *stage, int stage_no, int comp, in
         scan_stmts(&sc, I->body, 0, n);
     }
     VPUSH(b->u, b->nu, u);
-    FGroup g = {b->nu - 1, 1, false};
+    FGroup g = {b->nu - 1, 1, false, false};
     VPUSH(b->g, b->ng, g);
 }
 

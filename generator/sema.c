@@ -59,7 +59,8 @@ static const char *reserved[] = {
     "typedef", "union", "unsigned", "void", "volatile", "while", "bool", "true", "false",
     "import", "external", "function", "stencil", "program", "computation", "interval", "var",
     "in", "domain", "field", "PARALLEL", "FORWARD", "BACKWARD", "bottom", "top", "f32", "f64",
-    "i32", "nx", "ny", "nz", "main", "region", "i_start", "i_end", "j_start", "j_end", NULL,
+    "i32", "nx", "ny", "nz", "main", "region", "i_start", "i_end", "j_start", "j_end", "halo_update",
+    "copy_corners", "fill_corners", "sync_edges", "callback", NULL,
 };
 
 static void check_name(const char *name, Loc loc) {
@@ -111,7 +112,8 @@ static Var *declare(Ctx *cx, const char *name, Loc loc, VarKind kind, DType dt, 
 }
 
 static const char *decl_kind(Decl *d) {
-    static const char *k[] = {"import", "external", "function", "stencil", "program"};
+    static const char *k[] = {"import", "external", "function", "stencil", "program",
+                              "callback"};
     return k[d->kind];
 }
 
@@ -815,6 +817,9 @@ static void check_region_axis(Ctx *cx, Node *n, int ax) {
                      ax ? 'J' : 'I');
 }
 
+static const char *halo_op_names[] = {"halo_update", "copy_corners", "fill_corners",
+                                      "sync_edges"};
+
 static void check_stmt(Ctx *cx, Node *n) {
     switch (n->kind) {
     case ND_VARDECL: {
@@ -884,6 +889,8 @@ static void check_stmt(Ctx *cx, Node *n) {
         need_bool(n->cond, "the condition of 'while'");
         check_stmts(cx, n->body);
         return;
+    case ND_HALO:
+        fpo_error_at(n->loc, "%s is a program statement", halo_op_names[n->halo.op]);
     case ND_REGION:
         if (cx->kind == CX_PROGRAM)
             fpo_error_at(n->loc, "a region is only allowed in a stencil or a function");
@@ -1081,12 +1088,12 @@ static void check_program_call(Ctx *cx, Node *n) {
                          n->name);
         fpo_error_at(n->loc, "unknown stencil or program '%s'", n->name);
     }
-    if (d->kind != D_STENCIL && d->kind != D_PROGRAM)
-        fpo_error_at(n->loc, "a program calls stencils and programs; '%s' is a %s", n->name,
+    if (d->kind != D_STENCIL && d->kind != D_PROGRAM && d->kind != D_CALLBACK)
+        fpo_error_at(n->loc, "a program calls stencils, programs and callbacks; '%s' is a %s",
+                     n->name, decl_kind(d));
+    if (d->kind != D_STENCIL && (n->has_dom[0] || n->has_dom[1] || n->has_dom[2]))
+        fpo_error_at(n->loc, "a domain is given to stencil calls only; '%s' is a %s", n->name,
                      decl_kind(d));
-    if (d->kind == D_PROGRAM && (n->has_dom[0] || n->has_dom[1] || n->has_dom[2]))
-        fpo_error_at(n->loc, "a domain is given to stencil calls only; '%s' is a program",
-                     n->name);
     n->decl = d;
     n->argv = bind_args(n, d);
     Var **bound = fpo_new(sizeof(Var *) * (size_t)(d->nparams + 1));
@@ -1110,8 +1117,64 @@ static void check_program_call(Ctx *cx, Node *n) {
 
 static void check_pstmts(Ctx *cx, Node *n);
 
+
+/* A halo statement: its fields are program fields (IJK or IJ, f32 or f64), as many as the
+ * statement takes; options folded. */
+static void check_halo(Ctx *cx, Node *n) {
+    const char *op = halo_op_names[n->halo.op];
+    int nf = 0;
+    for (Node *a = n->args; a; a = a->next, nf++) {
+        if (a->kind != ND_ACCESS || a->nidx || a->at)
+            fpo_error_at(a->loc, "%s takes field names", op);
+        Var *v = resolve(cx, a);
+        if (v->ax != AX_IJK && v->ax != AX_IJ)
+            fpo_error_at(a->loc, "%s: '%s' is %s; halos belong to IJK and IJ fields", op,
+                         v->name, type_str(v->dt, v->ax));
+        if (v->dt != DT_F32 && v->dt != DT_F64)
+            fpo_error_at(a->loc, "%s: '%s' is %s; halo exchange moves f32 and f64 fields", op,
+                         v->name, type_str(v->dt, v->ax));
+        for (Node *b = n->args; b != a; b = b->next)
+            if (b->var == v)
+                fpo_error_at(a->loc, "%s: '%s' is named twice", op, v->name);
+        a->dt = v->dt;
+    }
+    int vec = n->halo.vec;
+    if (n->halo.op == HO_COPY_CORNERS) {
+        if (vec)
+            fpo_error_at(n->loc, "copy_corners fills a scalar; use fill_corners for vectors");
+        if (nf != 1)
+            fpo_error_at(n->loc, "copy_corners takes one field and a direction (X or Y)");
+        if (n->halo.dir < 0)
+            fpo_error_at(n->loc, "copy_corners needs a direction: X (before a sweep in x) or Y");
+    } else if (n->halo.op == HO_UPDATE && !vec) {
+        if (nf < 1)
+            fpo_error_at(n->loc, "halo_update needs at least one field");
+    } else {
+        if (!vec)
+            fpo_error_at(n->loc, "%s needs 'vector: A', 'B', 'C' or 'D'", op);
+        if (n->halo.op == HO_SYNC_EDGES && vec != HV_C && vec != HV_D)
+            fpo_error_at(n->loc, "sync_edges synchronises C- and D-grid vectors only");
+        if (nf != 2)
+            fpo_error_at(n->loc, "%s of a vector takes two fields (u, v)", op);
+        if (n->args->var->dt != n->args->next->var->dt)
+            fpo_error_at(n->loc, "%s: the components of a vector have one dtype", op);
+    }
+    if (n->cond) {
+        if (n->halo.op == HO_SYNC_EDGES)
+            fpo_error_at(n->cond->loc, "sync_edges has no depth");
+        check_expr(cx, n->cond);
+        n->halo.depth = const_int(n->cond, "a halo depth");
+        if (n->halo.depth < 1)
+            fpo_error_at(n->cond->loc, "a halo depth is 1 or more");
+        n->cond = NULL;
+    }
+}
+
 static void check_pstmt(Ctx *cx, Node *n) {
     switch (n->kind) {
+    case ND_HALO:
+        check_halo(cx, n);
+        return;
     case ND_FOR: {
         check_expr(cx, n->lhs);
         check_expr(cx, n->rhs);
@@ -1150,6 +1213,13 @@ static void check_program(Ctx *cx, Decl *d) {
     cx->owner = d;
     check_params(cx, d);
     check_pstmts(cx, d->body);
+}
+
+/* A callback's parameters: fields and scalars, named like any parameter. */
+static void check_callback(Ctx *cx, Decl *d) {
+    cx->nscope = 0;
+    check_params(cx, d);
+    d->checked = true;
 }
 
 /* ---- recursion (rule 7) ---- */
@@ -1213,6 +1283,9 @@ void fpo_sema(Decl **decls, int ndecls, Define *defs, int ndefs) {
     for (int i = 0; i < ndecls; i++)
         if (decls[i]->kind == D_EXTERNAL)
             eval_external(&cx, decls[i]);
+    for (int i = 0; i < ndecls; i++)
+        if (decls[i]->kind == D_CALLBACK)
+            check_callback(&cx, decls[i]);
     static const DeclKind order[] = {D_FUNCTION, D_STENCIL, D_PROGRAM};
     for (int k = 0; k < 3; k++)
         for (int i = 0; i < ndecls; i++) {

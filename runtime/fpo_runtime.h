@@ -21,7 +21,9 @@ typedef enum fpo_status {
     FPO_ESHAPE,   /* a field does not cover the points the program touches */
     FPO_EDTYPE,   /* a field's dtype or axes differ from the program's parameter */
     FPO_ENOMEM,   /* an allocation failed */
-    FPO_EMISMATCH /* the run does not match what was built */
+    FPO_EMISMATCH, /* the run does not match what was built */
+    FPO_ECHECK,    /* an instrumentation check failed (NaN, negative value) */
+    FPO_EHALO      /* a halo statement failed (fpo_halo's message follows) */
 } fpo_status;
 
 typedef struct fpo_error {
@@ -48,6 +50,16 @@ typedef struct fpo_domain {
     int tile_nx, tile_ny;   /* cells per tile edge */
     int tile;               /* tile number 0..5 */
 } fpo_domain;
+
+/* Options of `<program>_open_with`; zero (or a NULL pointer) for none. */
+typedef struct fpo_options {
+    const struct fpo_halo_decomp *halo; /* this rank's decomposition (fpo_halo.h): needed by
+                                         * programs with halo statements, unused otherwise */
+    void *user;                          /* given to host callbacks as their first argument */
+    const char *variant;                 /* force the variant of this class ("sw", "all", ...)
+                                          * instead of the domain's: for tests */
+    const char *backend;                 /* refuse to open unless this back end was built */
+} fpo_options;
 
 /* A domain that is a whole tile: i0 = j0 = 0, tile_nx = nx, tile_ny = ny, tile 0. */
 fpo_domain fpo_domain_local(int nx, int ny, int nz);
@@ -91,6 +103,16 @@ fpo_status fpo_domain_check(const fpo_domain *d, const char *program, fpo_error 
 /* Allocate / free a zeroed, 64-byte aligned block of `bytes` (for temporaries). */
 void *fpo_alloc(size_t bytes);
 void fpo_free(void *p);
+
+/* What an opened program holds for its temporaries (<program>_memory). */
+typedef struct fpo_memory {
+    size_t pool_bytes;      /* the one block allocated at open for every temporary */
+    size_t unfused_bytes;   /* what the unfused form needs: every temporary a full array */
+    size_t array_bytes;     /* temporaries kept as arrays, before pool sharing */
+    size_t plane_bytes;     /* temporaries shrunk to one level per thread, before sharing */
+    int arrays, planes, scalars;   /* temporaries by kind (scalars need no memory) */
+    int threads;            /* threads a run uses (planes are per thread) */
+} fpo_memory;
 
 #ifdef __cplusplus
 }

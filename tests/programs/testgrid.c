@@ -175,6 +175,15 @@ static bool tg_same(double got, double want, double tol) {
 }
 
 int tg_compare(const char *what, const tg_array *got, const tg_array *want, double tol) {
+    /* TG_DUMP=FILE: append every compared array's bytes (tests/optimizer compares the files
+     * of the fused and unfused builds bit for bit). */
+    const char *dump = getenv("TG_DUMP");
+    FILE *df = dump ? fopen(dump, "ab") : NULL;
+    if (df) {
+        fprintf(df, "%s\n", what);
+        fwrite(got->mem, 1, got->bytes, df);
+        fclose(df);
+    }
     for (int d = 0; d < 3; d++)
         if (got->lo[d] != want->lo[d] || got->hi[d] != want->hi[d] ||
             got->dtype != want->dtype) {

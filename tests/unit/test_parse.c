@@ -109,6 +109,6 @@ int main(void) {
     expect_error("stencil s(q: field<f64>) {", 1, 27,
                  "expected 'computation' or '}', found the end of the file");
     expect_error("thing x;", 1, 1,
-                 "expected a declaration (import, external, function, stencil or program), found 'thing'");
+                 "expected a declaration (import, external, function, stencil, program or callback), found 'thing'");
     return check_done("test_parse");
 }

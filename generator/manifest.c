@@ -1,0 +1,68 @@
+/* manifest.c: takes a program's IR and its build, gives the manifest (what was built, as JSON:
+ * embedded in the program and installed next to it) and the one-line build report. */
+#include "fpo.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* FNV-1a, 64 bits. */
+static uint64_t fnv(uint64_t h, const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+char *fpo_source_hash(Ir *ir) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int i = 0; i < ir->ninputs; i++) {
+        h = fnv(h, ir->inputs[i], strlen(ir->inputs[i]) + 1);
+        FILE *f = fopen(ir->inputs[i], "rb");
+        char *text = f ? fpo_read_stream(f) : NULL;
+        if (f)
+            fclose(f);
+        if (!text)
+            return fpo_strdup("unknown (a source could not be read)");
+        h = fnv(h, text, strlen(text) + 1);
+    }
+    for (int i = 0; i < ir->ndefines; i++)
+        h = fnv(h, ir->defines[i], strlen(ir->defines[i]) + 1);
+    return fpo_fmt("fnv1a64:%016llx", (unsigned long long)h);
+}
+
+static json_t *strings(char **s, int n) {
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_string(s[i]));
+    return a;
+}
+
+char *fpo_manifest(Ir *ir, const Build *b) {
+    json_t *classes = json_object(), *variants = json_array();
+    for (int i = 0; i < b->nclasses; i++)
+        json_object_set_new(classes, fpo_class_name(b->classes[i]),
+                            json_string(fpo_class_name(b->variants[b->variant_of[i]])));
+    for (int i = 0; i < b->nvariants; i++)
+        json_array_append_new(variants, json_string(fpo_class_name(b->variants[i])));
+    json_t *root = json_pack(
+        "{si ss ss ss s:o s:o s:o s:o s:o s:o s:{si si} s:o}", "fpo_manifest", 1, "program",
+        ir->name, "generator", fpo_fmt("fpo-gen %s", b->version), "source_hash",
+        fpo_source_hash(ir), "inputs", strings(ir->inputs, ir->ninputs), "defines",
+        strings(ir->defines, ir->ndefines), "backends",
+        strings(b->backends, b->nbackends), "layouts", strings(b->layouts, b->nlayouts),
+        "classes", classes, "variants", variants, "halo", "width", b->halo, "statements",
+        b->nhalo, "specialisation", json_object());
+    char *s = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    char *r = fpo_fmt("%s\n", s);
+    free(s);
+    return r;
+}
+
+char *fpo_report(Ir *ir, const Build *b) {
+    return fpo_fmt("%s: %d class%s, %d distinct variant%s", ir->name, b->nclasses,
+                   b->nclasses == 1 ? "" : "es", b->nvariants, b->nvariants == 1 ? "" : "s");
+}

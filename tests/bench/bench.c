@@ -1,0 +1,278 @@
+/* bench.c: takes sizes (or --quick), prints the optimizer's figures for the chain step
+ * (chain.fpo): time per step fused, unfused and hand-written; achieved bandwidth against a
+ * STREAM triad run in the same process; memory of the fused and unfused forms; the call
+ * overhead of an empty program; first call against steady state. Never fails on speed; fails
+ * only when the three forms disagree (they must give the same bits). */
+#include "chain_ref.h"
+#include "chain_step.h"
+#include "empty.h"
+#include "hand.h"
+#include "tp_ref.h"
+#include "tp_step.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *t, int n) {
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    return t[n / 2];
+}
+
+typedef struct Grid {
+    int nx, ny, nz, h;
+    size_t n;
+    double *q, *u, *v, *delp, *out_f, *out_u, *out_h;
+} Grid;
+
+static double *field(Grid *g, int which) {
+    double *a = malloc(g->n * sizeof *a);
+    size_t x = 0;
+    for (int k = 0; k < g->nz; k++)
+        for (int j = -g->h; j < g->ny + g->h; j++)
+            for (int i = -g->h; i < g->nx + g->h; i++, x++)
+                a[x] = which == 0   ? 1.0 + 0.5 * ((i * 13 + j * 7 + k * 3) % 17) / 17.0
+                       : which == 1 ? 0.3 * (((i + 2 * j + k) % 9) - 4) / 4.0
+                       : which == 2 ? 0.2 * (((2 * i + j + 3 * k) % 7) - 3) / 3.0
+                       : which == 3 ? 2.0 + 0.1 * ((i * 7 + j * 3 + k) % 5)
+                                    : 0.0;
+    return a;
+}
+
+static fpo_field fld(Grid *g, double *a) {
+    return fpo_field_3d(a, FPO_F64, -g->h, g->nx + g->h, -g->h, g->ny + g->h, 0, g->nz);
+}
+
+/* STREAM triad a = b + s c over n doubles: best bandwidth of `reps`, in bytes per second. */
+static double triad(size_t n, int reps) {
+    double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+    for (size_t x = 0; x < n; x++)
+        a[x] = 0.0, b[x] = 1.0, c[x] = 2.0;
+    double best = 1e30;
+    for (int r = 0; r < reps; r++) {
+        double t0 = now();
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+        for (size_t x = 0; x < n; x++)
+            a[x] = b[x] + 3.0 * c[x];
+        double t = now() - t0;
+        if (t < best)
+            best = t;
+    }
+    volatile double sink = a[n / 2];
+    (void)sink;
+    free(a), free(b), free(c);
+    return 3.0 * 8.0 * (double)n / best;
+}
+
+/* The example model's transport step (fvtp.fpo), fused and unfused, taking turns; fields
+ * with a halo of 4 and one more point in I and J, smooth made-up values. Returns 0 when both
+ * forms give the same bits. */
+static int bench_tp(int n, int nz, int steps, double *fused, double *unfused, size_t *mem_f,
+                    size_t *mem_u) {
+    const int h = 4;
+    int64_t lo = -h, hi = n + h + 1;
+    size_t plane = (size_t)(hi - lo) * (size_t)(hi - lo), n3 = plane * (size_t)nz;
+    double *f3[8], *f2[4];
+    for (int a = 0; a < 8; a++)
+        f3[a] = malloc(n3 * sizeof(double));
+    for (int a = 0; a < 4; a++)
+        f2[a] = malloc(plane * sizeof(double));
+    for (size_t x = 0; x < n3; x++) {
+        double s = (double)((x * 2654435761u) % 1000) / 1000.0;
+        f3[0][x] = f3[1][x] = f3[7][x] = 1.0 + 0.5 * s;   /* q, qy, and q again for unfused */
+        f3[2][x] = f3[3][x] = 0.2 * (s - 0.5);            /* Courant numbers */
+        f3[4][x] = f3[5][x] = 0.1 * (s - 0.5);            /* volume fluxes */
+        f3[6][x] = f3[1][x];
+    }
+    for (size_t x = 0; x < plane; x++) {
+        f2[0][x] = 1.0 + 0.01 * (double)(x % 7);
+        f2[1][x] = 1.0 / f2[0][x];
+        f2[2][x] = f2[3][x] = 1.0 + 0.02 * (double)(x % 5);
+    }
+    fpo_field d3[8], d2[4];
+    for (int a = 0; a < 8; a++)
+        d3[a] = fpo_field_3d(f3[a], FPO_F64, lo, hi, lo, hi, 0, nz);
+    for (int a = 0; a < 4; a++)
+        d2[a] = fpo_field_2d(f2[a], FPO_F64, lo, hi, lo, hi);
+    tp_step_fields ff = {d3[0], d3[1], d3[2], d3[3], d3[4], d3[5], d2[0], d2[1], d2[2], d2[3]};
+    tp_ref_fields fu = {d3[7], d3[6], d3[2], d3[3], d3[4], d3[5], d2[0], d2[1], d2[2], d2[3]};
+    fpo_domain dom = fpo_domain_local(n, n, nz);
+    fpo_error err;
+    tp_step *pf;
+    tp_ref *pu;
+    if (tp_step_open(&pf, &dom, &ff, &err) || tp_ref_open(&pu, &dom, &fu, &err)) {
+        fprintf(stderr, "bench: tp: %s\n", err.msg);
+        return 1;
+    }
+    double *tf = malloc(sizeof(double) * (size_t)steps), *tu = malloc(sizeof(double) * (size_t)steps);
+    for (int s = 0; s < steps; s++) {
+        double t0 = now();
+        tp_step_run(pf, &err);
+        tf[s] = now() - t0;
+        t0 = now();
+        tp_ref_run(pu, &err);
+        tu[s] = now() - t0;
+    }
+    *fused = median(tf, steps);
+    *unfused = median(tu, steps);
+    fpo_memory m;
+    tp_step_memory(pf, &m);
+    *mem_f = m.pool_bytes;
+    tp_ref_memory(pu, &m);
+    *mem_u = m.pool_bytes;
+    int same = !memcmp(f3[0], f3[7], n3 * sizeof(double));
+    tp_step_close(pf);
+    tp_ref_close(pu);
+    for (int a = 0; a < 8; a++)
+        free(f3[a]);
+    for (int a = 0; a < 4; a++)
+        free(f2[a]);
+    free(tf), free(tu);
+    return !same;
+}
+
+#define CHECK(call)                                                                      \
+    do {                                                                                 \
+        if (call) {                                                                      \
+            fprintf(stderr, "bench: %s: %s\n", #call, err.msg);                          \
+            return 1;                                                                    \
+        }                                                                                \
+    } while (0)
+
+int main(int argc, char **argv) {
+    bool quick = argc > 1 && !strcmp(argv[1], "--quick");
+    Grid g = {quick ? 48 : 192, quick ? 48 : 192, quick ? 16 : 64, 2, 0, 0, 0, 0, 0, 0, 0, 0};
+    int steps = quick ? 5 : 20;
+    size_t stream_n = quick ? ((size_t)1 << 21) : ((size_t)1 << 24);
+    g.n = (size_t)(g.nx + 2 * g.h) * (size_t)(g.ny + 2 * g.h) * (size_t)g.nz;
+    g.q = field(&g, 0), g.u = field(&g, 1), g.v = field(&g, 2), g.delp = field(&g, 3);
+    g.out_f = field(&g, 4), g.out_u = field(&g, 4), g.out_h = field(&g, 4);
+    double t0;
+    int threads = 1;
+#ifdef _OPENMP
+    threads = omp_get_max_threads();
+#endif
+    const double dtdx = 0.3, kd = 0.05, kv = 0.2;
+    fpo_error err;
+    fpo_domain dom = fpo_domain_local(g.nx, g.ny, g.nz);
+
+    /* Fused: open, first call, then steady state. */
+    chain_step_fields ff = {fld(&g, g.q), fld(&g, g.u), fld(&g, g.v), fld(&g, g.delp),
+                            fld(&g, g.out_f)};
+    chain_step *pf;
+    CHECK(chain_step_open(&pf, &dom, &ff, &err));
+    /* First calls: each of five fresh opens, run once (median). */
+    double firsts[5];
+    for (int r = 0; r < 5; r++) {
+        chain_step *p1;
+        CHECK(chain_step_open(&p1, &dom, &ff, &err));
+        t0 = now();
+        CHECK(chain_step_run(p1, dtdx, kd, kv, &err));
+        firsts[r] = now() - t0;
+        chain_step_close(p1);
+    }
+    double first = median(firsts, 5);
+    CHECK(chain_step_run(pf, dtdx, kd, kv, &err));
+    double *tf = malloc(sizeof(double) * (size_t)steps), *tu = malloc(sizeof(double) * (size_t)steps),
+           *th = malloc(sizeof(double) * (size_t)steps);
+    chain_ref_fields fu = {fld(&g, g.q), fld(&g, g.u), fld(&g, g.v), fld(&g, g.delp),
+                           fld(&g, g.out_u)};
+    chain_ref *pu;
+    CHECK(chain_ref_open(&pu, &dom, &fu, &err));
+    CHECK(chain_ref_run(pu, dtdx, kd, kv, &err));
+    hand_grid hg = {g.nx, g.ny, g.nz, g.h};
+    hand_work *hw = hand_open(&hg);
+    hand_step(hw, g.q, g.u, g.v, g.delp, g.out_h, dtdx, kd, kv);
+    /* The three forms take turns, so a busy machine slows each of them alike. */
+    for (int s = 0; s < steps; s++) {
+        t0 = now();
+        CHECK(chain_step_run(pf, dtdx, kd, kv, &err));
+        tf[s] = now() - t0;
+        t0 = now();
+        CHECK(chain_ref_run(pu, dtdx, kd, kv, &err));
+        tu[s] = now() - t0;
+        t0 = now();
+        hand_step(hw, g.q, g.u, g.v, g.delp, g.out_h, dtdx, kd, kv);
+        th[s] = now() - t0;
+    }
+    int same_u = !memcmp(g.out_f, g.out_u, g.n * sizeof(double));
+    int same_h = !memcmp(g.out_f, g.out_h, g.n * sizeof(double));
+
+    fpo_memory mf, mu;
+    CHECK(chain_step_memory(pf, &mf));
+    CHECK(chain_ref_memory(pu, &mu));
+
+    /* The empty program: the cost of a call. */
+    empty_fields ef = {fld(&g, g.q)};
+    empty *pe;
+    CHECK(empty_open(&pe, &dom, &ef, &err));
+    int calls = quick ? 100000 : 2000000;
+    t0 = now();
+    for (int c = 0; c < calls; c++)
+        CHECK(empty_run(pe, &err));
+    double call = (now() - t0) / calls;
+
+    double bw_stream = triad(stream_n, quick ? 5 : 10);
+    double mf_t = median(tf, steps), mu_t = median(tu, steps), mh_t = median(th, steps);
+    double points = (double)g.nx * g.ny * g.nz;
+    /* What the fused schedule must move: 4 inputs read, q_out written, and each of its arrays
+     * written once and read once. */
+    double bytes = 8.0 * points * (5.0 + 2.0 * mf.arrays);
+
+    printf("FPO benchmark: chain step (9 stencils, regions, tridiagonal solve), %d x %d x %d, "
+           "%d threads, median of %d steps\n", g.nx, g.ny, g.nz, threads, steps);
+    printf("| figure | value | goal |\n| --- | --- | --- |\n");
+    printf("| time per step, fused | %.3f ms | |\n", 1e3 * mf_t);
+    printf("| time per step, unfused | %.3f ms | |\n", 1e3 * mu_t);
+    printf("| time per step, hand-written C | %.3f ms | |\n", 1e3 * mh_t);
+    printf("| fused vs unfused (speed-up) | %.2fx | >= 2.5x |\n", mu_t / mf_t);
+    printf("| fused vs hand-written (hand time / fused time) | %.2fx | >= 1.0x |\n", mh_t / mf_t);
+    printf("| STREAM triad (same process) | %.2f GB/s | |\n", 1e-9 * bw_stream);
+    printf("| fused achieved bandwidth (%.0f bytes/point) | %.2f GB/s = %.0f %% of triad | >= 70 %% |\n",
+           bytes / points, 1e-9 * bytes / mf_t, 100.0 * bytes / mf_t / bw_stream);
+    printf("| temporaries, fused (pool) | %.2f MB: %d arrays, %d planes x %d threads, %d scalars | |\n",
+           1e-6 * (double)mf.pool_bytes, mf.arrays, mf.planes, mf.threads, mf.scalars);
+    printf("| temporaries, unfused | %.2f MB: %d arrays | |\n", 1e-6 * (double)mu.pool_bytes,
+           mu.arrays);
+    printf("| hand-written work buffers | %.2f MB | |\n", 1e-6 * (double)hand_bytes(hw));
+    printf("| call overhead, empty program | %.3f us | < 1 us |\n", 1e6 * call);
+    printf("| first call after open (median of 5 opens) vs steady state (fused) | %.3f ms vs %.3f ms (%+.0f %%) | within 10 %% |\n",
+           1e3 * first, 1e3 * mf_t, 100.0 * (first - mf_t) / mf_t);
+    printf("| fused == unfused == hand-written, bit for bit | %s, %s | yes |\n",
+           same_u ? "yes" : "NO", same_h ? "yes" : "NO");
+    double tpf, tpu;
+    size_t tmf, tmu;
+    int tp_n = quick ? 24 : 96, tp_nz = quick ? 8 : 64;
+    int tp_bad = bench_tp(tp_n, tp_nz, steps, &tpf, &tpu, &tmf, &tmu);
+    printf("| example model tp_step (fvtp.fpo, %d x %d x %d): fused / unfused | %.3f ms / %.3f ms "
+           "= %.2fx | >= 2.5x |\n", tp_n, tp_n, tp_nz, 1e3 * tpf, 1e3 * tpu, tpu / tpf);
+    printf("| example model tp_step: temporaries fused / unfused | %.2f MB / %.2f MB | |\n",
+           1e-6 * (double)tmf, 1e-6 * (double)tmu);
+    printf("| example model tp_step: fused == unfused, bit for bit | %s | yes |\n",
+           tp_bad ? "NO" : "yes");
+    chain_step_close(pf);
+    chain_ref_close(pu);
+    empty_close(pe);
+    hand_close(hw);
+    return same_u && same_h && !tp_bad ? 0 : 1;
+}

@@ -1,0 +1,86 @@
+/* chain_run.c: runs tests/bench/chain.fpo (three steps, q and q_out swapped with bind) and
+ * appends q_out to $TG_DUMP for bitwise.cmake; with --memory, checks the memory report. */
+#include "chain_step.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NX = 13, NY = 11, NZ = 7, H = 2 };
+#define N ((size_t)(NX + 2 * H) * (NY + 2 * H) * NZ)
+
+static double *grid(double (*f)(int, int, int)) {
+    double *a = malloc(N * sizeof *a);
+    for (int k = 0; k < NZ; k++)
+        for (int j = -H; j < NY + H; j++)
+            for (int i = -H; i < NX + H; i++)
+                a[(size_t)k * (NX + 2 * H) * (NY + 2 * H) + (size_t)(j + H) * (NX + 2 * H) +
+                  (size_t)(i + H)] = f(i, j, k);
+    return a;
+}
+static double f_q(int i, int j, int k) { return 1.0 + sin(0.3 * i) * cos(0.2 * j) + 0.01 * k; }
+static double f_u(int i, int j, int k) { return 0.5 * sin(0.1 * (i + 2 * j + k)); }
+static double f_v(int i, int j, int k) { return 0.4 * cos(0.15 * (2 * i - j) + k); }
+static double f_dp(int i, int j, int k) { return 2.0 + 0.1 * ((i * 7 + j * 3 + k) % 5); }
+static double f_zero(int i, int j, int k) { return (void)i, (void)j, (void)k, -7.0; }
+
+static fpo_field fld(double *a) { return fpo_field_3d(a, FPO_F64, -H, NX + H, -H, NY + H, 0, NZ); }
+
+static int fail(const char *what, fpo_error *err) {
+    fprintf(stderr, "FAIL %s: %s\n", what, err ? err->msg : "");
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    double *q = grid(f_q), *u = grid(f_u), *v = grid(f_v), *dp = grid(f_dp), *out = grid(f_zero);
+    chain_step_fields f = {.q = fld(q), .u = fld(u), .v = fld(v), .delp = fld(dp),
+                           .q_out = fld(out)};
+    fpo_domain dom = fpo_domain_local(NX, NY, NZ);
+    fpo_error err;
+    chain_step *p;
+    if (chain_step_open(&p, &dom, &f, &err))
+        return fail("open", &err);
+    if (argc > 1 && !strcmp(argv[1], "--memory")) {
+        fpo_memory m;
+        if (chain_step_memory(p, &m))
+            return fail("memory", NULL);
+        printf("pool %zu bytes (arrays %zu, planes %zu), unfused %zu bytes; %d arrays, %d planes, "
+               "%d scalars, %d threads\n", m.pool_bytes, m.array_bytes, m.plane_bytes,
+               m.unfused_bytes, m.arrays, m.planes, m.scalars, m.threads);
+#ifdef CHAIN_UNFUSED
+        int ok = m.arrays == 9 && !m.planes && !m.scalars && m.pool_bytes >= m.unfused_bytes &&
+                 m.unfused_bytes >= 9 * (size_t)NX * NY * NZ * 8;
+#else
+        int ok = m.arrays == 4 && m.planes == 4 && m.scalars == 1 &&
+                 m.pool_bytes < m.unfused_bytes && m.array_bytes < m.unfused_bytes / 2 &&
+                 m.array_bytes >= 4 * (size_t)NX * NY * NZ * 8;
+#endif
+        chain_step_close(p);
+        return ok ? 0 : fail("memory report", NULL);
+    }
+    for (int s = 0; s < 3; s++) {
+        if (chain_step_run(p, 0.3, 0.05, 0.2, &err))
+            return fail("run", &err);
+        /* the output is the next step's input */
+        double *t = q;
+        q = out;
+        out = t;
+        f.q = fld(q);
+        f.q_out = fld(out);
+        if (chain_step_bind(p, &f, &err))
+            return fail("bind", &err);
+    }
+    chain_step_close(p);
+    double sum = 0;
+    for (size_t x = 0; x < N; x++)
+        sum += q[x];
+    printf("checksum %.17g\n", sum);
+    const char *dump = getenv("TG_DUMP");
+    FILE *df = dump ? fopen(dump, "wb") : NULL;
+    if (!dump)
+        return 0;
+    if (!df || fwrite(q, sizeof *q, N, df) != N || fclose(df))
+        return fail("writing TG_DUMP", NULL);
+    return isfinite(sum) ? 0 : fail("checksum not finite", NULL);
+}
