@@ -1,7 +1,8 @@
 /* pass_extent.c: takes the schedule, gives whole-program extents of temporaries: a temporary is
  * `covered` when all its uses lie in one block, its first loop nest sets it with a plain
  * `x = e` over a box, and every later nest reads it only inside that box (so no value is
- * carried between blocks or runs, and it need not outlive the block). */
+ * carried between blocks or runs, and it need not outlive the block). Then a PARALLEL nest that
+ * writes only covered temporaries computes only the points later nests read of them. */
 #include "opt.h"
 
 static bool inside(DBound rlo, DBound rhi, DBound wlo, DBound whi) {
@@ -42,7 +43,60 @@ static bool covered(Sched *s, int slot) {
     return w != NULL;
 }
 
+/* Widen `box` (valid: whether it holds anything yet) by [lo, hi) on axis d; false when the
+ * bases differ (no symbolic order). */
+static bool widen(SBox *box, bool *valid, int d, DBound lo, DBound hi) {
+    if (!valid[d]) {
+        box->lo[d] = lo, box->hi[d] = hi, valid[d] = true;
+        return true;
+    }
+    if (lo.base != box->lo[d].base || hi.base != box->hi[d].base)
+        return false;
+    if (lo.off < box->lo[d].off)
+        box->lo[d].off = lo.off;
+    if (hi.off > box->hi[d].off)
+        box->hi[d].off = hi.off;
+    return true;
+}
+
+/* The points of nest w's I-J box that later nests of its block read of what it writes. */
+static void trim(Block *bl, int w, Sched *s) {
+    Unit *u = &bl->u[w];
+    if (!u->par || u->grp < 0)
+        return;
+    for (int a = 0; a < u->nacc; a++)
+        if (u->acc[a].write && (u->acc[a].slot < s->nfparams || !s->covered[u->acc[a].slot]))
+            return;
+    SBox need = u->box;
+    bool valid[2] = {false, false};
+    for (int a = 0; a < u->nacc; a++) {
+        if (!u->acc[a].write)
+            continue;
+        for (int r = w + 1; r < bl->nu; r++) {
+            Acc *c = fpo_unit_acc(&bl->u[r], u->acc[a].slot);
+            if (!c || !c->read)
+                continue;
+            for (int d = 0; d < 2; d++)
+                if (!widen(&need, valid, d,
+                           (DBound){bl->u[r].box.lo[d].base, bl->u[r].box.lo[d].off + c->lo[d]},
+                           (DBound){bl->u[r].box.hi[d].base, bl->u[r].box.hi[d].off + c->hi[d]}))
+                    return;
+        }
+    }
+    /* Nothing read (dead code stays as written), or bases unlike the nest's own: keep it. */
+    for (int d = 0; d < 2; d++)
+        if (!valid[d] || need.lo[d].base != u->box.lo[d].base ||
+            need.hi[d].base != u->box.hi[d].base || need.lo[d].off < u->box.lo[d].off ||
+            need.hi[d].off > u->box.hi[d].off)
+            return;
+    for (int d = 0; d < 2; d++)
+        u->box.lo[d] = need.lo[d], u->box.hi[d] = need.hi[d];
+}
+
 void fpo_pass_extent(Sched *s) {
     for (int x = s->nfparams; x < s->nslots; x++)
         s->covered[x] = covered(s, x);
+    for (int k = 0; k < s->nblocks; k++)
+        for (int w = 0; w < s->blocks[k].nu; w++)
+            trim(&s->blocks[k], w, s);
 }
