@@ -1,6 +1,6 @@
 /* model.c: one rank of the FPO example model: decomposition, grid and fields, the Courant
- * numbers and volume fluxes (program tp_winds, then halo/), and the time step (halo update and
- * corner fills through halo/, then program tp_step). */
+ * numbers and volume fluxes (program tp_winds), and the time step (program em_step); both
+ * programs exchange halos through halo/ on the rank's decomposition. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,21 +31,13 @@ static fpo_field field2(const em_model *m, double *data) {
                        .stride = {1, g->sx, 0}};
 }
 
-/* The same array for halo/: cells, x-faces (xs = 1) or y-faces (ys = 1). */
-static fpo_halo_field hfield(const em_model *m, double *data, int xs, int ys) {
-    const em_grid *g = &m->g;
-    return (fpo_halo_field){.data = data, .dtype = FPO_HALO_F64,
-                            .lo = {-H, -H, 0}, .hi = {g->nx + H + xs, g->ny + H + ys, m->nz},
-                            .stride = {1, g->sx, (int64_t)m->np}};
-}
-
 static fpo_domain domain(const em_model *m) {
     const em_grid *g = &m->g;
     return (fpo_domain){g->nx, g->ny, m->nz, g->i0, g->j0, g->n, g->n, g->tile};
 }
 
-/* Courant numbers and volume fluxes (tp_winds) from the stream function's C-grid winds, then
- * the shared tile-edge faces and the halos from the neighbours, as the reference does. */
+/* Courant numbers and volume fluxes (tp_winds) from the stream function's C-grid winds, the
+ * shared tile-edge faces and the halos included. */
 static em_status winds(em_model *m, double dt, em_error *err) {
     em_grid *g = &m->g;
     double *psi = calloc(m->np, sizeof *psi);
@@ -62,30 +54,19 @@ static em_status winds(em_model *m, double dt, em_error *err) {
         .sin_e = field2(m, m->sg[2]), .sin_n = field2(m, m->sg[3]), .crx = field3(m, m->crx),
         .cry = field3(m, m->cry), .xfx = field3(m, m->xfx), .yfx = field3(m, m->yfx)};
     fpo_domain dom = domain(m);
+    fpo_options opt = {.halo = &m->d};
     fpo_error ferr;
     tp_winds *p;
-    if (tp_winds_open(&p, &dom, &f, &ferr) || tp_winds_run(p, dt, &ferr)) {
-        tp_winds_close(p);
-        return fail(err, EM_EINVAL, "tp_winds", ferr.msg);
-    }
+    em_status st = EM_OK;
+    if (tp_winds_open_with(&p, &dom, &f, &opt, &ferr) || tp_winds_run(p, dt, &ferr))
+        st = fail(err, EM_EINVAL, "tp_winds", ferr.msg);
     tp_winds_close(p);
-    fpo_halo_item items[2] = {
-        fpo_halo_vector(hfield(m, m->crx, 1, 0), hfield(m, m->cry, 0, 1), FPO_HALO_CGRID),
-        fpo_halo_vector(hfield(m, m->xfx, 1, 0), hfield(m, m->yfx, 0, 1), FPO_HALO_CGRID)};
-    fpo_halo_plan *edges = NULL, *halo = NULL;
-    fpo_halo_error herr;
-    int bad = fpo_halo_plan_create_edges(&edges, &m->d, 2, items, 0, &herr) ||
-              fpo_halo_exchange(edges, &herr) ||
-              fpo_halo_plan_create(&halo, &m->d, H, 2, items, 0, &herr) ||
-              fpo_halo_exchange(halo, &herr);
-    if (edges) fpo_halo_plan_destroy(edges);
-    if (halo) fpo_halo_plan_destroy(halo);
-    return bad ? fail(err, EM_EMPI, "wind halos", herr.msg) : EM_OK;
+    return st;
 }
 
 static em_status alloc_fields(em_model *m) {
     size_t n3 = m->np * (size_t)m->nz;
-    double **a3[] = {&m->q, &m->qy, &m->q0, &m->uc, &m->vc, &m->crx, &m->cry, &m->xfx, &m->yfx};
+    double **a3[] = {&m->q, &m->q0, &m->uc, &m->vc, &m->crx, &m->cry, &m->xfx, &m->yfx};
     int ok = 1;
     for (size_t k = 0; k < sizeof a3 / sizeof *a3; k++)
         ok &= (*a3[k] = calloc(n3, sizeof(double))) != NULL;
@@ -124,32 +105,21 @@ em_status em_model_init(em_model *m, MPI_Comm comm, int n, int nz, const double 
     memcpy(m->q0, m->q, m->np * (size_t)nz * sizeof(double));
     if ((st = winds(m, dt, err))) return st;
 
-    tp_step_fields f = {
-        .q = field3(m, m->q), .qy = field3(m, m->qy), .crx = field3(m, m->crx),
-        .cry = field3(m, m->cry), .xfx = field3(m, m->xfx), .yfx = field3(m, m->yfx),
-        .area = field2(m, g->area), .rarea = field2(m, g->rarea), .dxa = field2(m, g->dxa),
-        .dya = field2(m, g->dya)};
+    em_step_fields f = {
+        .q = field3(m, m->q), .crx = field3(m, m->crx), .cry = field3(m, m->cry),
+        .xfx = field3(m, m->xfx), .yfx = field3(m, m->yfx), .area = field2(m, g->area),
+        .rarea = field2(m, g->rarea), .dxa = field2(m, g->dxa), .dya = field2(m, g->dya)};
     fpo_domain dom = domain(m);
+    fpo_options opt = {.halo = &m->d};
     fpo_error ferr;
-    if (tp_step_open(&m->step, &dom, &f, &ferr)) return fail(err, EM_EINVAL, "tp_step", ferr.msg);
-    m->hq = hfield(m, m->q, 0, 0);
-    m->hqy = hfield(m, m->qy, 0, 0);
-    fpo_halo_item item = fpo_halo_scalar(m->hq, FPO_HALO_CENTER);
-    if (fpo_halo_plan_create(&m->halo, &m->d, H, 1, &item, 0, &herr))
-        return fail(err, EM_EMPI, "halo", herr.msg);
+    if (em_step_open_with(&m->step, &dom, &f, &opt, &ferr))
+        return fail(err, EM_EINVAL, "em_step", ferr.msg);
     return EM_OK;
 }
 
-/* halo_update(q, depth: 3); qy = q with copy_corners(qy, Y); copy_corners(q, X); tp_step. */
 em_status em_model_step(em_model *m, em_error *err) {
-    fpo_halo_error herr;
     fpo_error ferr;
-    if (fpo_halo_exchange(m->halo, &herr)) return fail(err, EM_EMPI, "halo", herr.msg);
-    memcpy(m->qy, m->q, m->np * (size_t)m->nz * sizeof(double));
-    if (fpo_halo_copy_corners(&m->d, &m->hqy, FPO_HALO_CENTER, H, FPO_HALO_FILL_Y, &herr) ||
-        fpo_halo_copy_corners(&m->d, &m->hq, FPO_HALO_CENTER, H, FPO_HALO_FILL_X, &herr))
-        return fail(err, EM_EINVAL, "corners", herr.msg);
-    if (tp_step_run(m->step, &ferr)) return fail(err, EM_EINVAL, "tp_step", ferr.msg);
+    if (em_step_run(m->step, &ferr)) return fail(err, EM_EINVAL, "em_step", ferr.msg);
     return EM_OK;
 }
 
@@ -166,9 +136,8 @@ em_status em_model_gather(const em_model *m, const double *f, int level, double 
 }
 
 void em_model_free(em_model *m) {
-    tp_step_close(m->step);
-    if (m->halo) fpo_halo_plan_destroy(m->halo);
-    free(m->q), free(m->qy), free(m->q0), free(m->uc), free(m->vc), free(m->crx), free(m->cry);
+    em_step_close(m->step);
+    free(m->q), free(m->q0), free(m->uc), free(m->vc), free(m->crx), free(m->cry);
     free(m->xfx), free(m->yfx), free(m->alpha);
     for (int k = 0; k < 4; k++) free(m->sg[k]);
     em_grid_free(&m->g);

@@ -1,11 +1,11 @@
 /* model.h: one MPI rank of the FPO example model: its place on the cube, grid, fields and the
- * opened FPO programs (model/fvtp.fpo, model/winds.fpo), and a time step of test case 1. */
+ * opened FPO programs (model/step.fpo, model/winds.fpo), and a time step of test case 1. */
 #ifndef EM_MODEL_H
 #define EM_MODEL_H
 
 #include "em.h"
 #include "fpo_halo.h"
-#include "tp_step.h"
+#include "em_step.h"
 
 /* Every 3D array holds nz levels of the em_grid's padded shape (np points each), so a level
  * is an array of the grid's shape (for em_norm_acc_add, em_gather). */
@@ -15,18 +15,16 @@ typedef struct em_model {
     int nz;
     size_t np;
     double *alpha;                      /* the test case's alpha of each level */
-    double *q, *qy, *q0;                /* h, its copy for the y sweep, the initial h */
+    double *q, *q0;                     /* h, the initial h */
     double *uc, *vc, *crx, *cry, *xfx, *yfx, *sg[4];
-    tp_step *step;
-    fpo_halo_plan *halo;                /* q's halo update */
-    fpo_halo_field hq, hqy;
+    em_step *step;
 } em_model;
 
 /* Set up this rank of comm (6 L^2 ranks, layout L x L): grid, the bell on every level, the
  * Courant numbers and volume fluxes of time step dt, the opened step program (collective). */
 em_status em_model_init(em_model *m, MPI_Comm comm, int n, int nz, const double *alpha,
                         double dt, em_error *err);
-/* One time step: halo update and corner fills of q, then the program tp_step. */
+/* One time step: the program em_step (halo update, corner fills and fv_tp_2d). */
 em_status em_model_step(em_model *m, em_error *err);
 /* Gather level `level` of f (an array of the model's 3D shape) into out (6 N N values), or
  * every level when level < 0 (nz 6 N N values), on rank 0 (collective). */

@@ -1,16 +1,18 @@
 # convergence.cmake: runs the FPO example model for 12 days at each N of NS (6 ranks, the five
 # alphas of test case 1 on five levels) and writes the table of l1, l2, linf, mass drift and
 # time per step to OUT as Markdown (cmake -P; the build's `model_table` target runs it).
-# Needs MPIEXEC, NPFLAG, PREFLAGS, POSTFLAGS (FindMPI's), EXE, OUT; NS (comma-separated, default
-# 24,48,96), NP (6), HORD (for the caption).
+# Needs MPIEXEC, NPFLAG, PREFLAGS, POSTFLAGS (FindMPI's), EXE, OUT; NS (default 24|48|96), NP
+# (6), HORD (for the caption). Lists come separated by '|'.
 cmake_minimum_required(VERSION 3.25)
 if(NOT NS)
-  set(NS 24,48,96)
+  set(NS 24|48|96)
 endif()
 if(NOT NP)
   set(NP 6)
 endif()
-string(REPLACE "," ";" NS "${NS}")
+foreach(v NS PREFLAGS POSTFLAGS)
+  string(REPLACE "|" ";" ${v} "${${v}}")
+endforeach()
 set(ENV{OMP_NUM_THREADS} 1)
 set(rows "")
 foreach(n IN LISTS NS)

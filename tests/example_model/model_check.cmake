@@ -5,11 +5,11 @@
 #   MODE=layouts: one run per rank count in NPS (ARGS each time, EXES one executable per build
 #                 to compare, e.g. fused and unfused); every run must print the same h
 #                 fingerprint.
-# Needs MPIEXEC, NPFLAG, PREFLAGS, POSTFLAGS (FindMPI's variables) and EXE or EXES. ARGS, NPS
-# and EXES are comma-separated (add_test would split a CMake list).
+# Needs MPIEXEC, NPFLAG, PREFLAGS, POSTFLAGS (FindMPI's variables) and EXE or EXES. Lists
+# (ARGS, NPS, EXES, PREFLAGS, POSTFLAGS) come separated by '|': add_test splits CMake lists.
 cmake_minimum_required(VERSION 3.25)
-foreach(v ARGS NPS EXES)
-  string(REPLACE "," ";" ${v} "${${v}}")
+foreach(v ARGS NPS EXES PREFLAGS POSTFLAGS)
+  string(REPLACE "|" ";" ${v} "${${v}}")
 endforeach()
 
 function(model_run np exe out)
