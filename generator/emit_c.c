@@ -890,10 +890,43 @@ static void emit_run(Emit *e, Prog *pg, Node *n) {
     Buf *b = e->b;
     Node **pending = NULL;   /* updates started in this block, not finished yet */
     int npending = 0;
-    for (; n; n = n->next) {
+    /* An update starts as soon as its data is final: before the earliest statement after the
+     * last one of this block that names its fields. */
+    Node **list = NULL;
+    int nlist = 0;
+    for (Node *m = n; m; m = m->next)
+        VPUSH(list, nlist, m);
+    int *start_at = fpo_new(sizeof(int) * (size_t)(nlist + 1));
+    for (int k = 0; k < nlist; k++) {
+        start_at[k] = -1;
+        if (list[k]->kind != ND_HALO || list[k]->halo.op != HO_UPDATE)
+            continue;
+        start_at[k] = k;
+        while (start_at[k] > 0 && !halo_touched_by(list[k], list[start_at[k] - 1]))
+            start_at[k]--;
+    }
+    for (int at = 0; at < nlist; at++) {
+        n = list[at];
+        for (int k = at; k < nlist; k++)
+            if (start_at[k] == at) {
+                if (k > at) {
+                    ind(e);
+                    buf_printf(b, "/* start %s here: its fields are final */\n",
+                               halo_text(list[k]));
+                }
+                for (int i = 0; i < npending;)   /* one plan per field in flight */
+                    if (halo_touched_by(pending[i], list[k])) {
+                        emit_halo_finish(e, pending[i]);
+                        pending[i] = pending[--npending];
+                    } else {
+                        i++;
+                    }
+                emit_halo(e, pg, list[k], pg->build);
+                VPUSH(pending, npending, list[k]);
+            }
         for (int i = 0; i < npending;) {
             /* Fused, a block of stages may run the adjacent blocks of stages too. */
-            bool touched = halo_touched_by(pending[i], n);
+            bool touched = pending[i] != n && halo_touched_by(pending[i], n);
             for (Node *m = n->next; fpo_sched_inline(e->sched) && n->kind == ND_STAGES && m &&
                                     m->kind == ND_STAGES && !touched;
                  m = m->next)
@@ -908,9 +941,8 @@ static void emit_run(Emit *e, Prog *pg, Node *n) {
         line_directive(e, n->loc);
         switch (n->kind) {
         case ND_HALO:
-            emit_halo(e, pg, n, pg->build);
-            if (n->halo.op == HO_UPDATE)
-                VPUSH(pending, npending, n);
+            if (n->halo.op != HO_UPDATE)   /* updates were started above */
+                emit_halo(e, pg, n, pg->build);
             break;
         case ND_HOSTCALL: {
             Decl *cb = n->decl;

@@ -63,15 +63,16 @@ foreach(src IN LISTS sources)
 endforeach()
 message(STATUS "west_only: every variant is '${first}'")
 
-# A halo update is split: it starts where written, the unrelated stage `count` runs, and it
-# finishes before `cross`, the first stage reading its fields (unfused form: one call a stage).
+# A halo update is split: it starts as soon as its fields are final (before `count`, though
+# written after it), the unrelated stage `count` runs, and it finishes before `cross`, the first
+# stage reading its fields (unfused form: one call a stage).
 execute_process(COMMAND "${GEN}" --mode unfused -o "${WORK}/halo" "${SRC}/halo_stmts.fpo"
                 RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(rc)
   fail("generating halo_stmts: ${err}")
 endif()
 file(READ "${WORK}/halo/halo_stmts.all.c" c)
-string(REGEX MATCH "fpo_halo_start\\(p->plan\\[0\\][^\n]*\n.*stencil_count\\([^\n]*\n.*fpo_halo_finish\\(p->plan\\[0\\][^\n]*\n.*stencil_cross\\(" split "${c}")
+string(REGEX MATCH "stencil_copy_in\\([^\n]*\n.*/\\* start halo_update\\(t, r\\)[^\n]*\n.*fpo_halo_start\\(p->plan\\[0\\][^\n]*\n.*stencil_count\\([^\n]*\n.*fpo_halo_finish\\(p->plan\\[0\\][^\n]*\n.*stencil_cross\\(" split "${c}")
 if(NOT split)
   fail("halo_update(t, r) is not split around count")
 endif()
