@@ -1,8 +1,9 @@
 # convergence.cmake: runs the FPO example model for 12 days at each N of NS (6 ranks, the five
 # alphas of test case 1 on five levels) and writes the table of l1, l2, linf, mass drift and
-# time per step to OUT as Markdown (cmake -P; the build's `model_table` target runs it).
-# Needs MPIEXEC, NPFLAG, PREFLAGS, POSTFLAGS (FindMPI's), EXE, OUT; NS (default 24|48|96), NP
-# (6), HORD (for the caption). Lists come separated by '|'.
+# time per step to OUT as Markdown (cmake -P; the build's `model_table` target runs it). With
+# UNFUSED (the unfused build) it runs that too, adds its time per step and requires its h to
+# be the same bits. Needs MPIEXEC, NPFLAG, PREFLAGS, POSTFLAGS (FindMPI's), EXE, OUT; NS
+# (default 24|48|96), NP (6), HORD (for the caption). Lists come separated by '|'.
 cmake_minimum_required(VERSION 3.25)
 if(NOT NS)
   set(NS 24|48|96)
@@ -14,30 +15,51 @@ foreach(v NS PREFLAGS POSTFLAGS)
   string(REPLACE "|" ";" ${v} "${${v}}")
 endforeach()
 set(ENV{OMP_NUM_THREADS} 1)
+# Run `exe` at N = n: its output in `out`, time per step in `ms`, steps, fingerprint in `fp`.
+function(convergence_run exe n)
+  message(STATUS "convergence: ${exe} at N = ${n} on ${NP} ranks, 12 days")
+  execute_process(COMMAND ${MPIEXEC} ${NPFLAG} ${NP} ${PREFLAGS} ${exe} ${POSTFLAGS} -n ${n}
+                  OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "convergence: the run at N = ${n} failed (${rc}):\n${o}\n${e}")
+  endif()
+  if(NOT o MATCHES "time per step ([0-9.]+) ms \\(([0-9]+) steps.*h fingerprint ([0-9a-f]+)")
+    message(FATAL_ERROR "convergence: no time per step or fingerprint in:\n${o}")
+  endif()
+  set(out "${o}" PARENT_SCOPE)
+  set(ms ${CMAKE_MATCH_1} PARENT_SCOPE)
+  set(steps ${CMAKE_MATCH_2} PARENT_SCOPE)
+  set(fp ${CMAKE_MATCH_3} PARENT_SCOPE)
+endfunction()
+
 set(rows "")
 foreach(n IN LISTS NS)
-  message(STATUS "convergence: N = ${n} on ${NP} ranks, 12 days")
-  execute_process(COMMAND ${MPIEXEC} ${NPFLAG} ${NP} ${PREFLAGS} ${EXE} ${POSTFLAGS} -n ${n}
-                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "convergence: the run at N = ${n} failed (${rc}):\n${out}\n${err}")
+  set(ms_u "")
+  if(UNFUSED)
+    convergence_run(${UNFUSED} ${n})
+    set(ms_u " ${ms} |")
+    set(fp_u ${fp})
   endif()
-  if(NOT out MATCHES "time per step ([0-9.]+) ms \\(([0-9]+) steps")
-    message(FATAL_ERROR "convergence: no time per step in:\n${out}")
+  convergence_run(${EXE} ${n})
+  if(UNFUSED AND NOT fp STREQUAL fp_u)
+    message(FATAL_ERROR "convergence: at N = ${n} the unfused build's h (${fp_u}) is not ${fp}")
   endif()
-  set(ms ${CMAKE_MATCH_1})
-  set(steps ${CMAKE_MATCH_2})
   string(REGEX MATCHALL "level [0-9]+ alpha=[0-9.]+: l1 [^\n]*" lines "${out}")
   foreach(line IN LISTS lines)
     string(REGEX MATCH "alpha=([0-9.]+): l1 ([^ ]+) l2 ([^ ]+) linf ([^ ]+) mass ([^ ]+)" m "${line}")
     string(APPEND rows "| ${n} | ${CMAKE_MATCH_1} | ${CMAKE_MATCH_2} | ${CMAKE_MATCH_3} | "
-                       "${CMAKE_MATCH_4} | ${CMAKE_MATCH_5} | ${steps} | ${ms} |\n")
+                       "${CMAKE_MATCH_4} | ${CMAKE_MATCH_5} | ${steps} | ${ms} |${ms_u}\n")
   endforeach()
 endforeach()
 cmake_host_system_information(RESULT ncpu QUERY NUMBER_OF_LOGICAL_CORES)
+set(head "| N | alpha | l1 | l2 | linf | mass drift | steps | ms per step |")
+set(rule "| --- | --- | --- | --- | --- | --- | --- | --- |")
+if(UNFUSED)
+  string(REPLACE "ms per step |" "ms per step (fused) | ms per step (unfused) |" head "${head}")
+  string(APPEND rule " --- |")
+endif()
 file(WRITE "${OUT}"
   "Test case 1, 12 days, FPO example model, hord ${HORD}, ${NP} MPI ranks on ${ncpu} logical "
   "cores; time per step is the wall time of one step of all five levels (alphas).\n\n"
-  "| N | alpha | l1 | l2 | linf | mass drift | steps | ms per step |\n"
-  "| --- | --- | --- | --- | --- | --- | --- | --- |\n${rows}")
+  "${head}\n${rule}\n${rows}")
 message(STATUS "convergence: wrote ${OUT}")
