@@ -4,7 +4,7 @@
 #include "opt.h"
 
 char *fpo_sched_dot(Sched *s) {
-    static const char *store[] = {"array", "plane", "scalar"};
+    static const char *store[] = {"array", "plane", "scalar", "strip"};
     Buf b = {0};
     buf_printf(&b, "digraph \"%s\" {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n",
                s->ir->name);

@@ -274,7 +274,7 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
 
 /* A column group: J rows in parallel; per row, each nest in order over its K range (in its
  * K order), I innermost. */
-static void emit_column(Buf *b, Sub *m, Block *bl, FGroup *G, int depth) {
+static void emit_column(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth) {
     Unit *u0 = &bl->u[G->first];
     ind(b, depth);
     buf_printf(b, "{   /* column by column: %d nests, J rows outermost */\n", G->count);
@@ -302,6 +302,28 @@ static void emit_column(Buf *b, Sub *m, Block *bl, FGroup *G, int depth) {
     omp(b, "parallel for schedule(static) num_threads(p->nthreads)");
     ind(b, depth + 1);
     buf_add(b, "for (int64_t j = fpo_jlo; j < fpo_jhi; j++) {\n");
+    /* Strips of this group: this thread's row of every level (J stride 0), or for small nz
+     * the array itself. */
+    for (int x = s->nfparams; x < s->nslots; x++) {
+        bool here = false;
+        for (int i = 0; i < G->count; i++)
+            here |= fpo_unit_acc(&u0[i], x) != NULL;
+        if (s->store[x] != SK_STRIP || !here)
+            continue;
+        const char *t = fpo_c_type(s->slots[x]->dt), *f = fpo_fmt("p->tmp[%d]", x - s->nfparams);
+        ind(b, depth + 2);
+        buf_printf(b, "const int fpo_strip%d = nz >= %d;\n", x, s->strip_nz[x]);
+        ind(b, depth + 2);
+        buf_printf(b, "const int64_t fpo_sj_fpo_v%d = fpo_strip%d ? 0 : %s.stride[1], fpo_sk_fpo_v%d "
+                      "= fpo_strip%d ? p->hi[%d][0] - p->lo[%d][0] : %s.stride[2];\n",
+                   x, x, f, x, x, x, x, f);
+        ind(b, depth + 2);
+        buf_printf(b, "%s *restrict fpo_v%d = fpo_strip%d ? (%s *)((char *)p->pool + p->off[%d] + "
+                      "(size_t)FPO_TID * p->bytes[%d]) - (p->lo[%d][0] + p->lo[%d][2] * "
+                      "fpo_sk_fpo_v%d) : (%s *)%s.data - (%s.lo[0] + %s.lo[1] * fpo_sj_fpo_v%d + "
+                      "%s.lo[2] * fpo_sk_fpo_v%d);\n",
+                   t, x, x, t, x, x, x, x, x, t, f, f, f, x, f, x);
+    }
     for (int i = 0; i < G->count; i++) {
         Unit *u = &u0[i];
         m->u = u;
@@ -339,6 +361,7 @@ static Var **aliases(Sched *s) {
     for (int x = 0; x < s->nslots; x++) {
         Var *v = s->slots[x];
         Axes ax = s->store[x] == SK_PLANE ? AX_IJ : s->store[x] == SK_SCALAR ? AX_SCALAR : v->ax;
+        /* a strip is a 3D view with J stride 0 (or the array itself, for small nz) */
         a[x] = new_var(fpo_fmt("fpo_v%d", x), v->loc, VK_TEMP, v->dt, ax);
     }
     return a;
@@ -472,7 +495,7 @@ void fpo_emit_block(Buf *b, Sched *s, Node *stages, int depth, const void *ctx) 
         if (G->fused)
             emit_fused(b, s, &m, bl, G, depth);
         else if (G->column)
-            emit_column(b, &m, bl, G, depth);
+            emit_column(b, s, &m, bl, G, depth);
         else
             emit_plain(b, &m, m.u, depth);
         if (s->ins.timers) {
@@ -533,12 +556,21 @@ void fpo_emit_pool(Buf *b, Sched *s) {
     for (int x = s->nfparams; x < s->nslots; x++) {
         Var *v = s->slots[x];
         buf_printf(b, "    /* %d: %s, %s */\n", x, v->name,
-                   s->store[x] == SK_ARRAY ? "array" : s->store[x] == SK_PLANE ? "plane per thread"
-                                                                                : "scalar");
+                   (const char *[]){"array", "plane per thread", "scalar",
+                                    "strip per thread (an array when nz is small)"}[s->store[x]]);
         buf_printf(b, "    p->unfused_bytes += fpo_tmp_bytes(%s, %s, p->lo[%d], p->hi[%d]);\n",
                    dts[v->dt], axs[v->ax], x, x);
         if (s->store[x] == SK_SCALAR)
             continue;
+        if (s->store[x] == SK_STRIP) {
+            buf_printf(b, "    if (nz >= %d) {\n        p->bytes[%d] = fpo_dtype_size(%s) * (size_t)(p->hi[%d][0] - "
+                          "p->lo[%d][0]) * (size_t)(p->hi[%d][2] - p->lo[%d][2]);\n"
+                          "        p->by_kind[3] += p->bytes[%d] * (size_t)p->nthreads;\n    } else {\n"
+                          "        p->bytes[%d] = fpo_tmp_bytes(%s, %s, p->lo[%d], p->hi[%d]);\n"
+                          "        p->by_kind[0] += p->bytes[%d];\n    }\n",
+                       s->strip_nz[x], x, dts[v->dt], x, x, x, x, x, x, dts[v->dt], axs[v->ax], x, x, x);
+            continue;
+        }
         if (s->store[x] == SK_ARRAY)
             buf_printf(b, "    p->bytes[%d] = fpo_tmp_bytes(%s, %s, p->lo[%d], p->hi[%d]);\n", x,
                        dts[v->dt], axs[v->ax], x, x);
@@ -561,7 +593,10 @@ void fpo_emit_pool(Buf *b, Sched *s) {
             if (s->share[y] == x && s->store[y] != SK_SCALAR)
                 buf_printf(b, "        p->off[%d] = p->off[%d];\n", y, x);
         buf_printf(b, "        p->pool_bytes += (fpo_sz%s + 63) / 64 * 64;\n    }\n",
-                   s->store[x] == SK_PLANE ? " * (size_t)p->nthreads" : "");
+                   s->store[x] == SK_PLANE   ? " * (size_t)p->nthreads"
+                   : s->store[x] == SK_STRIP ? fpo_fmt(" * (size_t)(nz >= %d ? p->nthreads : 1)",
+                                                       s->strip_nz[x])
+                                             : "");
     }
     buf_add(b, "    if (p->pool_bytes) {\n        p->pool = fpo_alloc(p->pool_bytes);\n"
                "        if (!p->pool) {\n");
@@ -570,24 +605,25 @@ void fpo_emit_pool(Buf *b, Sched *s) {
                   "bytes of temporaries\", fpo_n);\n        }\n    }\n",
                s->ir->name, s->ir->name);
     for (int x = s->nfparams; x < s->nslots; x++)
-        if (s->store[x] == SK_ARRAY)
-            buf_printf(b, "    p->tmp[%d] = fpo_field_make((char *)p->pool + p->off[%d], %s, %s, "
+        if (s->store[x] == SK_ARRAY || s->store[x] == SK_STRIP)
+            buf_printf(b, "    %sp->tmp[%d] = fpo_field_make((char *)p->pool + p->off[%d], %s, %s, "
                           "p->lo[%d], p->hi[%d]);\n",
+                       s->store[x] == SK_STRIP ? fpo_fmt("if (nz < %d)\n        ", s->strip_nz[x]) : "",
                        x - s->nfparams, x, dts[s->slots[x]->dt], axs[s->slots[x]->ax], x, x);
     if (s->ins.timers)
         buf_printf(b, "    p->timers = calloc(%d, sizeof(double));\n    if (!p->timers) {\n"
                       "        %s_close(p);\n        return fpo_fail(err, FPO_ENOMEM, \"%s_open: out "
                       "of memory\");\n    }\n", ngroups(s) + 1, s->ir->name, s->ir->name);
-    int counts[3] = {0, 0, 0};
+    int counts[4] = {0, 0, 0, 0};
     for (int x = s->nfparams; x < s->nslots; x++)
         counts[s->store[x]]++;
-    buf_printf(b, "    p->counts[0] = %d, p->counts[1] = %d, p->counts[2] = %d;\n", counts[0],
-               counts[1], counts[2]);
+    buf_printf(b, "    p->counts[0] = %d, p->counts[1] = %d, p->counts[2] = %d, p->counts[3] = %d;\n",
+               counts[0], counts[1], counts[2], counts[3]);
 }
 
 /* The line the build prints. */
 char *fpo_memory_summary(Sched *s) {
-    int counts[3] = {0, 0, 0}, nests = 0, groups = 0, loops = 0, fused = 0, shared = 0;
+    int counts[4] = {0, 0, 0, 0}, nests = 0, groups = 0, loops = 0, fused = 0, shared = 0;
     for (int x = s->nfparams; x < s->nslots; x++) {
         counts[s->store[x]]++;
         shared += s->share[x] != x;
@@ -601,10 +637,14 @@ char *fpo_memory_summary(Sched *s) {
             loops += G->fused ? s->blocks[k].u[G->first + G->count - 1].loop + 1 : 1;
         }
     }
-    return fpo_fmt("fpo-gen: %s (%s): %d loop nests -> %d groups (%d fused, K outermost) and %d "
-                   "I-J loops; %d temporaries: %d arrays, %d planes, %d scalars; %d share pool "
-                   "space (unfused: %d arrays)\n",
-                   s->ir->name, s->fused ? "fused" : "unfused", nests, groups, fused, loops,
-                   s->nslots - s->nfparams, counts[0], counts[1], counts[2], shared,
-                   s->nslots - s->nfparams);
+    int columns = 0;
+    for (int k = 0; k < s->nblocks; k++)
+        for (int g = 0; g < s->blocks[k].ng; g++)
+            columns += s->blocks[k].g[g].column;
+    return fpo_fmt("fpo-gen: %s (%s): %d loop nests -> %d groups (%d fused, K outermost; %d by "
+                   "columns) and %d I-J loops; %d temporaries: %d arrays, %d planes, %d strips, %d "
+                   "scalars; %d share pool space (unfused: %d arrays)\n",
+                   s->ir->name, s->fused ? "fused" : "unfused", nests, groups, fused, columns,
+                   loops, s->nslots - s->nfparams, counts[0], counts[1], counts[3], counts[2],
+                   shared, s->nslots - s->nfparams);
 }

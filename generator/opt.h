@@ -13,6 +13,9 @@ typedef struct Acc {
     bool ij_only;          /* the field is 2D (IJ) or 1D (K): levels are not independent */
     bool plain_first;      /* its first touch is an unconditional `x = e` not reading x */
     int64_t lo[3], hi[3];  /* offsets touched, per axis */
+    bool wplain;           /* some top-level statement is a plain `x = e` at offset 0 */
+    bool early, late;      /* read before (at) / after the first such statement */
+    int64_t ek[2], lk[2];  /* the K offsets of those reads (lo, hi) */
 } Acc;
 
 /* A symbolic box: [lo, hi) per axis, each bound a base (DB_*) plus an offset. */
@@ -51,7 +54,8 @@ typedef struct Block {
     int ng;
 } Block;
 
-typedef enum { SK_ARRAY, SK_PLANE, SK_SCALAR } StoreKind;
+/* A strip is one J row of every level, per thread (column groups). */
+typedef enum { SK_ARRAY, SK_PLANE, SK_SCALAR, SK_STRIP } StoreKind;
 
 enum { PASS_EXTENT, PASS_FUSE, PASS_COLUMN, PASS_MERGE, PASS_SHRINK, PASS_POOL, PASS_COUNT };
 
@@ -78,6 +82,7 @@ typedef struct Sched {
     StoreKind *store;      /* per slot (field parameters: SK_ARRAY) */
     bool *covered;         /* pass_extent: per slot, every read is written first in its group */
     int *share;            /* pass_pool: the slot whose pool space this array reuses, or itself */
+    int *strip_nz;         /* pass_shrink: a strip is used when nz >= this (else an array) */
     Instrument ins;
 } Sched;
 

@@ -1,6 +1,8 @@
-/* pass_shrink.c: takes covered temporaries (pass_extent) and fused groups, gives their storage:
+/* pass_shrink.c: takes covered temporaries (pass_extent) and the groups, gives their storage:
  * a temporary used only within one fused group at K offset 0 becomes a plane per thread (one
- * level at a time), and one used only at the current point of one I-J loop becomes a scalar. */
+ * level at a time), one used only at the current point of one I-J loop a scalar, and one used
+ * only in one column group at I and J offset 0, every level read having been written before in
+ * the same run, a strip per thread (one J row of every level). */
 #include "opt.h"
 
 static StoreKind shrink(Sched *s, int slot) {
@@ -31,7 +33,92 @@ static StoreKind shrink(Sched *s, int slot) {
     return scalar ? SK_SCALAR : SK_PLANE;
 }
 
+enum { STRIP_NZ_MAX = 64, STRIP_OFF_MAX = 16 };
+
+static int64_t at_nz(DBound d, int64_t nz) { return (d.base == DB_NZ ? nz : 0) + d.off; }
+
+/* Whether, at this nz, every level the group's nests read of `slot` was written before (in the
+ * order a column runs them: nest by nest, each over its K range in its order). */
+static bool levels_written(Block *bl, FGroup *G, int slot, int64_t nz) {
+    int64_t base = STRIP_OFF_MAX * 2;
+    bool *w = fpo_new(sizeof(bool) * (size_t)(nz + 4 * STRIP_OFF_MAX));
+    for (int i = G->first; i < G->first + G->count; i++) {
+        Unit *u = &bl->u[i];
+        Acc *a = fpo_unit_acc(u, slot);
+        if (!a)
+            continue;
+        int64_t kb = at_nz(u->box.lo[2], nz), ke = at_nz(u->box.hi[2], nz);
+        bool down = !u->par && u->st->comps[u->comp].order == ORD_BACKWARD;
+        for (int64_t n = 0; n < ke - kb; n++) {
+            int64_t k = down ? ke - 1 - n : kb + n;
+            for (int late = 0; late < 2; late++) {
+                if (late && a->wplain) {
+                    if (k + base < 0 || k + base >= nz + 4 * STRIP_OFF_MAX)
+                        return false;
+                    w[k + base] = true;
+                }
+                bool on = late ? a->late : a->early;
+                int64_t *r = late ? a->lk : a->ek;
+                for (int64_t dk = r[0]; on && dk <= r[1]; dk++)
+                    if (k + dk + base < 0 || k + dk + base >= nz + 4 * STRIP_OFF_MAX ||
+                        !w[k + dk + base])
+                        return false;
+            }
+        }
+    }
+    return true;
+}
+
+static bool same_ij(SBox *a, SBox *b) {
+    for (int d = 0; d < 2; d++)
+        if (!fpo_dbound_eq(a->lo[d], b->lo[d]) || !fpo_dbound_eq(a->hi[d], b->hi[d]))
+            return false;
+    return true;
+}
+
+/* The smallest nz from which `slot` can be a strip (STRIP_NZ_MAX + 1: never). */
+static int strip_from(Sched *s, int slot) {
+    Block *home = NULL;
+    FGroup *G = NULL;
+    Unit *first = NULL;
+    for (int k = 0; k < s->nblocks; k++)
+        for (int g = 0; g < s->blocks[k].ng; g++)
+            for (int i = s->blocks[k].g[g].first;
+                 i < s->blocks[k].g[g].first + s->blocks[k].g[g].count; i++) {
+                Unit *u = &s->blocks[k].u[i];
+                Acc *a = fpo_unit_acc(u, slot);
+                if (!a)
+                    continue;
+                if (G && G != &s->blocks[k].g[g])
+                    return STRIP_NZ_MAX + 1;
+                home = &s->blocks[k], G = &s->blocks[k].g[g];
+                if (!G->column || !a->kconst || a->ij_only || a->lo[0] || a->hi[0] || a->lo[1] ||
+                    a->hi[1] || a->lo[2] < -STRIP_OFF_MAX || a->hi[2] > STRIP_OFF_MAX)
+                    return STRIP_NZ_MAX + 1;
+                for (int d = 0; d < 3; d++)
+                    if (u->box.lo[d].off < -STRIP_OFF_MAX || u->box.lo[d].off > STRIP_OFF_MAX ||
+                        u->box.hi[d].off < -STRIP_OFF_MAX || u->box.hi[d].off > STRIP_OFF_MAX)
+                        return STRIP_NZ_MAX + 1;
+                if (first && !same_ij(&first->box, &u->box))
+                    return STRIP_NZ_MAX + 1;
+                first = first ? first : u;
+            }
+    if (!G)
+        return STRIP_NZ_MAX + 1;
+    /* Bounds are nz or 0 plus small offsets: what holds at nz = 64 holds above. */
+    int from = STRIP_NZ_MAX + 1;
+    for (int nz = STRIP_NZ_MAX; nz >= 1 && levels_written(home, G, slot, nz); nz--)
+        from = nz;
+    return from;
+}
+
 void fpo_pass_shrink(Sched *s) {
-    for (int x = s->nfparams; x < s->nslots; x++)
+    for (int x = s->nfparams; x < s->nslots; x++) {
         s->store[x] = shrink(s, x);
+        if (s->store[x] != SK_ARRAY)
+            continue;
+        s->strip_nz[x] = strip_from(s, x);
+        if (s->strip_nz[x] <= STRIP_NZ_MAX)
+            s->store[x] = SK_STRIP;
+    }
 }

@@ -18,7 +18,7 @@ int fpo_pass_find(const char *name) {
     return -1;
 }
 
-static const char *store_names[] = {"array", "plane", "scalar"};
+static const char *store_names[] = {"array", "plane", "scalar", "strip"};
 
 static void json_dbound(Buf *b, DBound d) {
     static const char *base[] = {"0", "nx", "ny", "nz"};

@@ -44,7 +44,8 @@ static Acc *touch(Scan *sc, Node *a, bool write) {
     Unit *u = sc->u;
     Acc *x = fpo_unit_acc(u, slot);
     if (!x) {
-        Acc n = {slot, false, false, true, a->var->ax != AX_IJK, false, {0}, {0}};
+        Acc n = {slot, false, false, true, a->var->ax != AX_IJK, false, {0}, {0},
+                 false, false, false, {0, 0}, {0, 0}};
         for (int d = 0; d < 3; d++)
             n.lo[d] = n.hi[d] = a->off[d];
         VPUSH(u->acc, u->nacc, n);
@@ -100,11 +101,38 @@ static void scan_stmts(Scan *sc, Node *body, int first, int count) {
         Node *next = n->next;
         n->next = NULL;
         scan(sc, n);
+        /* The statement alone: its reads are early or late for each slot. */
+        Unit one = *sc->u;
+        one.acc = NULL;
+        one.nacc = 0;
+        Scan s1 = {sc->s, &one, sc->stage};
+        if (n->kind == ND_ASSIGN) {   /* reads only: the value, the K index, x in `x += e` */
+            scan(&s1, n->rhs);
+            scan(&s1, n->lhs->kexpr);
+            if (strcmp(n->op, "="))
+                touch(&s1, n->lhs, false);
+        } else {
+            scan(&s1, n);
+        }
         n->next = next;
+        for (int k = 0; k < one.nacc; k++) {
+            Acc *x = fpo_unit_acc(sc->u, one.acc[k].slot);
+            if (!one.acc[k].read)
+                continue;
+            bool *seen = x->wplain ? &x->late : &x->early;
+            int64_t *r = x->wplain ? x->lk : x->ek;
+            if (!*seen || one.acc[k].lo[2] < r[0])
+                r[0] = one.acc[k].lo[2];
+            if (!*seen || one.acc[k].hi[2] > r[1])
+                r[1] = one.acc[k].hi[2];
+            *seen = true;
+        }
         if (n->kind != ND_ASSIGN || strcmp(n->op, "=") || n->lhs->kmode != KM_CONST ||
-            n->lhs->off[2])
+            n->lhs->off[0] || n->lhs->off[1] || n->lhs->off[2])
             continue;
         int slot = slot_of(sc, n->lhs->var);
+        if (slot >= 0)
+            fpo_unit_acc(sc->u, slot)->wplain = true;
         for (int k = before; k < sc->u->nacc; k++) {
             Acc *x = &sc->u->acc[k];
             if (x->slot == slot && !x->read)
@@ -211,6 +239,7 @@ Sched *fpo_sched_new(Ir *ir, bool fused) {
     s->store = fpo_new(sizeof(StoreKind) * (size_t)(s->nslots + 1));
     s->covered = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
     s->share = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
+    s->strip_nz = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
     for (int i = 0; i < s->nslots; i++)
         s->share[i] = i;
     collect(s, ir->body);

@@ -110,7 +110,8 @@ typedef struct fpo_memory {
     size_t unfused_bytes;   /* what the unfused form needs: every temporary a full array */
     size_t array_bytes;     /* temporaries kept as arrays, before pool sharing */
     size_t plane_bytes;     /* temporaries shrunk to one level per thread, before sharing */
-    int arrays, planes, scalars;   /* temporaries by kind (scalars need no memory) */
+    size_t strip_bytes;     /* temporaries shrunk to one J row (all levels) per thread */
+    int arrays, planes, scalars, strips;   /* temporaries by kind (scalars need no memory) */
     int threads;            /* threads a run uses (planes are per thread) */
 } fpo_memory;
 

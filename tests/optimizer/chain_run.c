@@ -45,16 +45,19 @@ int main(int argc, char **argv) {
         fpo_memory m;
         if (chain_step_memory(p, &m))
             return fail("memory", NULL);
-        printf("pool %zu bytes (arrays %zu, planes %zu), unfused %zu bytes; %d arrays, %d planes, "
-               "%d scalars, %d threads\n", m.pool_bytes, m.array_bytes, m.plane_bytes,
-               m.unfused_bytes, m.arrays, m.planes, m.scalars, m.threads);
+        printf("pool %zu bytes (arrays %zu, planes %zu, strips %zu), unfused %zu bytes; %d arrays, "
+               "%d planes, %d strips, %d scalars, %d threads\n", m.pool_bytes, m.array_bytes,
+               m.plane_bytes, m.strip_bytes, m.unfused_bytes, m.arrays, m.planes, m.strips,
+               m.scalars, m.threads);
 #ifdef CHAIN_UNFUSED
-        int ok = m.arrays == 9 && !m.planes && !m.scalars && m.pool_bytes >= m.unfused_bytes &&
+        int ok = m.arrays == 9 && !m.planes && !m.strips && !m.scalars &&
+                 m.pool_bytes >= m.unfused_bytes &&
                  m.unfused_bytes >= 9 * (size_t)NX * NY * NZ * 8;
 #else
-        int ok = m.arrays == 4 && m.planes == 4 && m.scalars == 1 &&
-                 m.pool_bytes < m.unfused_bytes && m.array_bytes < m.unfused_bytes / 2 &&
-                 m.array_bytes >= 4 * (size_t)NX * NY * NZ * 8;
+        /* qn an array; cx, cy, fx, fy planes; qv and the solver's cp, dp strips; qd a scalar */
+        int ok = m.arrays == 1 && m.planes == 4 && m.strips == 3 && m.scalars == 1 &&
+                 m.pool_bytes < m.unfused_bytes / 3 && m.array_bytes >= (size_t)NX * NY * NZ * 8 &&
+                 m.strip_bytes == 3 * (size_t)m.threads * NX * NZ * 8;
 #endif
         chain_step_close(p);
         return ok ? 0 : fail("memory report", NULL);
