@@ -823,6 +823,44 @@ static void emit_halo_plans(Buf *b, Prog *pg, Node *n, const Build *bd) {
     }
 }
 
+/* bind: a field a halo statement exchanges to the build's default depth (HALO) needs that halo;
+ * the refusal names the option. */
+static void emit_halo_width_checks(Buf *b, Prog *pg, Node *n, const Build *bd) {
+    for (; n; n = n->next) {
+        emit_halo_width_checks(b, pg, n->body, bd);
+        emit_halo_width_checks(b, pg, n->then, bd);
+        emit_halo_width_checks(b, pg, n->els, bd);
+        if (n->kind != ND_HALO || n->halo.depth || n->halo.op == HO_SYNC_EDGES)
+            continue;
+        int c = 0;
+        for (Node *a = n->args; a; a = a->next, c++) {
+            int slot = field_slot(pg->ir, pg->ir->stencils, pg->infos, a->var);
+            if (slot >= pg->nfparams)
+                continue;   /* temporaries are allocated with it */
+            int pos = halo_pos(n, n->halo.vec ? c : 0);
+            int xi = pos == 1 || pos == 3, yj = pos == 2 || pos == 3;
+            const char *f = a->var->name;
+            buf_printf(b,
+                       "    {   /* %s exchanges HALO = %d */\n"
+                       "        const fpo_field *fpo_f = &fields->%s;\n"
+                       "        int64_t fpo_h = -fpo_f->lo[0];\n"
+                       "        if (-fpo_f->lo[1] < fpo_h)\n            fpo_h = -fpo_f->lo[1];\n"
+                       "        if (fpo_f->hi[0] - (p->dom.nx + %d) < fpo_h)\n"
+                       "            fpo_h = fpo_f->hi[0] - (p->dom.nx + %d);\n"
+                       "        if (fpo_f->hi[1] - (p->dom.ny + %d) < fpo_h)\n"
+                       "            fpo_h = fpo_f->hi[1] - (p->dom.ny + %d);\n"
+                       "        if (fpo_h < %d)\n"
+                       "            return fpo_fail(err, FPO_ESHAPE, \"%%s: field '%%s' has a halo of "
+                       "%%lld but %%s exchanges %d (the build's HALO): allocate a halo of %d, or "
+                       "build with fpo_add_program(... HALO %%lld)\",\n"
+                       "                            \"%s\", \"%s\", (long long)fpo_h, \"%s\", "
+                       "(long long)(fpo_h > 0 ? fpo_h : 1));\n    }\n",
+                       halo_text(n), bd->halo, f, xi, xi, yj, yj, bd->halo, bd->halo, bd->halo,
+                       pg->ir->name, f, halo_text(n));
+        }
+    }
+}
+
 /* bind: point the plans at the new fields' data (shapes must stay those of open). */
 static void emit_halo_rebind(Buf *b, Prog *pg, Node *n) {
     for (; n; n = n->next) {
@@ -1178,6 +1216,12 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
         slot++;
     }
     pg.nfparams = slot;
+    Buf hwidth = {0};
+    emit_halo_width_checks(&hwidth, &pg, ir->body, bd);
+    if (hwidth.len) {
+        buf_add(&hwidth, checks.s ? checks.s : "");
+        checks = hwidth;
+    }
     if (!slot)
         buf_add(&fields, "    char fpo_none;   /* the program has no field parameters */\n");
     for (int i = 0; i < ir->ntemps; i++, slot++) {

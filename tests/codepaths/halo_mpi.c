@@ -17,6 +17,8 @@ enum { N = 12, NZ = 2, H = 2 };
 
 static double qval(int t, int gi, int gj, int k) { return t * 1000.0 + gi * 31.0 + gj + k * 0.5; }
 static double rval(int t, int gi, int gj, int k) { return -(t * 100.0 + gi + gj * 7.0 + k); }
+static double uval(int t, int gi, int gj, int k) { return t * 10.0 + gi * 0.5 + gj * 3.0 + k; }
+static double vval(int t, int gi, int gj, int k) { return t * 20.0 - gi * 2.0 + gj * 0.25 - k; }
 
 typedef struct Seen {
     int calls, step;
@@ -37,6 +39,17 @@ fpo_status observe(void *user, const fpo_field *out, int32_t step, fpo_error *er
             for (int64_t i = -out->lo[0]; i < out->hi[0] - out->lo[0] - H; i++)
                 s->sum += o[k * out->stride[2] + j * out->stride[1] + i];
     return FPO_OK;
+}
+
+/* Component c (0 u, 1 v) of the D-grid wind at a located point, in the asking rank's frame:
+ * rot 1 (u, v) = (v', -u'), rot 3 (u, v) = (-v', u') (fpo_halo_nbr). */
+static double turned(fpo_halo_point pt, int c, int k) {
+    double u = uval(pt.tile, pt.gi, pt.gj, k), v = vval(pt.tile, pt.gi, pt.gj, k);
+    if (pt.rot == 1)
+        return c ? -u : v;
+    if (pt.rot == 3)
+        return c ? u : -v;
+    return c ? v : u;
 }
 
 /* Value a rank sees at local (i, j) of a cell-centred field after an exchange. */
@@ -76,6 +89,20 @@ int main(int argc, char **argv) {
                 AT(q, i, j, k) = inside ? qval(d.tile, d.i0 + i, d.j0 + j, k) : NAN;
                 AT(r, i, j, k) = inside ? rval(d.tile, d.i0 + i, d.j0 + j, k) : NAN;
             }
+    /* D-grid winds: u on y faces (nx x ny+1), v on x faces (nx+1 x ny). */
+    const int uni = ni, unj = nj + 1, vni = ni + 1;
+#define UAT(i, j, k) u[((size_t)(k) * (size_t)unj + (size_t)((j) + H)) * (size_t)uni + (size_t)((i) + H)]
+#define VAT(i, j, k) v[((size_t)(k) * (size_t)nj + (size_t)((j) + H)) * (size_t)vni + (size_t)((i) + H)]
+    for (int k = 0; k < NZ; k++) {
+        for (int j = -H; j < d.ny + 1 + H; j++)
+            for (int i = -H; i < d.nx + H; i++)
+                UAT(i, j, k) = i >= 0 && i < d.nx && j >= 0 && j <= d.ny
+                                   ? uval(d.tile, d.i0 + i, d.j0 + j, k) : NAN;
+        for (int j = -H; j < d.ny + H; j++)
+            for (int i = -H; i < d.nx + 1 + H; i++)
+                VAT(i, j, k) = i >= 0 && i <= d.nx && j >= 0 && j < d.ny
+                                   ? vval(d.tile, d.i0 + i, d.j0 + j, k) : NAN;
+    }
     halo_stmts_fields f = {
         .q = fpo_field_3d(q, FPO_F64, -H, d.nx + H, -H, d.ny + H, 0, NZ),
         .r = fpo_field_3d(r, FPO_F64, -H, d.nx + H, -H, d.ny + H, 0, NZ),
@@ -97,6 +124,19 @@ int main(int argc, char **argv) {
         bad++;
     }
     fpo_options opt = {.halo = &d, .user = &seen_by_cb};
+    /* copy_corners(r, X) exchanges the build's HALO (2): a field r with a halo of 1 is refused
+     * on every rank, naming the option. */
+    halo_stmts_fields thin = f;
+    thin.r = fpo_field_3d(r, FPO_F64, -1, d.nx + 1, -1, d.ny + 1, 0, NZ);
+    if (halo_stmts_open_with(&p, &dom, &thin, &opt, &err) != FPO_ESHAPE ||
+        !strstr(err.msg, "halo_stmts: field 'r' has a halo of 1 but copy_corners(r) at ") ||
+        !strstr(err.msg, "exchanges 2 (the build's HALO): allocate a halo of 2, or build with "
+                         "fpo_add_program(... HALO 1)")) {
+        fprintf(stderr, "rank %d: a halo thinner than HALO: %s\n", rank, err.msg);
+        bad++;
+    } else if (rank == 0) {
+        printf("refused: %s\n", err.msg);
+    }
     if (halo_stmts_open_with(&p, &dom, &f, &opt, &err) || halo_stmts_run(p, 7, &err)) {
         fprintf(stderr, "rank %d: %s\n", rank, err.msg);
         bad++;
@@ -115,6 +155,42 @@ int main(int argc, char **argv) {
                                     i, j, k, AT(out, i, j, k), w, AT(c, i, j, k));
                     }
                 }
+        /* The vector update: u in the south halo row and north of the shared north row, v in
+         * the west halo column are the owner's components, turned into this rank's frame (some
+         * across a turned tile edge). */
+        int checked = 0;
+        fpo_halo_point pt;
+        for (int k = 0; k < NZ; k++) {
+            for (int i = 0; i < d.nx; i++)
+                if (fpo_halo_locate(&d, FPO_HALO_YFACE, i, -1, &pt)) {
+                    double w = turned(pt, 0, k);
+                    checked += pt.rot != 0;
+                    if (UAT(i, -1, k) != w && bad++ < 5)
+                        fprintf(stderr, "rank %d: u(%d, -1, %d) = %g, want %g (turn %d)\n", rank,
+                                i, k, UAT(i, -1, k), w, pt.rot);
+                }
+            for (int i = 0; i < d.nx; i++)   /* north of the shared edge row ny */
+                if (fpo_halo_locate(&d, FPO_HALO_YFACE, i, d.ny + 1, &pt)) {
+                    double w = turned(pt, 0, k);
+                    if (UAT(i, d.ny + 1, k) != w && bad++ < 5)
+                        fprintf(stderr, "rank %d: u(%d, %d, %d) = %g, want %g (turn %d)\n",
+                                rank, i, d.ny + 1, k, UAT(i, d.ny + 1, k), w, pt.rot);
+                }
+            for (int j = 0; j < d.ny; j++)
+                if (fpo_halo_locate(&d, FPO_HALO_XFACE, -1, j, &pt)) {
+                    double w = turned(pt, 1, k);
+                    checked += pt.rot != 0;
+                    if (VAT(-1, j, k) != w && bad++ < 5)
+                        fprintf(stderr, "rank %d: v(-1, %d, %d) = %g, want %g (turn %d)\n", rank,
+                                j, k, VAT(-1, j, k), w, pt.rot);
+                }
+        }
+        int any = 0;
+        MPI_Allreduce(&checked, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        if (!any) {
+            fprintf(stderr, "rank %d: no wind halo point across a turned edge\n", rank);
+            bad++;
+        }
         if (seen_by_cb.calls != 1 || seen_by_cb.step != 7 || seen_by_cb.sum != want_sum) {
             fprintf(stderr, "rank %d: callback: %d calls, step %d, sum %g want %g\n", rank,
                     seen_by_cb.calls, seen_by_cb.step, seen_by_cb.sum, want_sum);
