@@ -332,6 +332,15 @@ static void emit_region_cond(Emit *e, Node *n) {
         buf_add(e->b, "true");
 }
 
+/* The statements of a block, one level in, and its closing brace. */
+static void emit_block(Emit *e, Node *body) {
+    e->indent++;
+    emit_stmts(e, body);
+    e->indent--;
+    ind(e);
+    buf_add(e->b, "}\n");
+}
+
 static void emit_stmt(Emit *e, Node *n) {
     if (n->kind == ND_REGION && !region_held(e, n))
         return;   /* pruned: no rank of this class holds its points */
@@ -342,11 +351,7 @@ static void emit_stmt(Emit *e, Node *n) {
         buf_add(e->b, "if (");
         emit_region_cond(e, n);
         buf_add(e->b, ") {   /* region */\n");
-        e->indent++;
-        emit_stmts(e, n->body);
-        e->indent--;
-        ind(e);
-        buf_add(e->b, "}\n");
+        emit_block(e, n->body);
         return;
     case ND_ASSIGN:
         emit_access(e, n->lhs);
@@ -358,28 +363,22 @@ static void emit_stmt(Emit *e, Node *n) {
         buf_add(e->b, "if (");
         emit_expr(e, n->cond);
         buf_add(e->b, ") {\n");
+        if (!n->els) {
+            emit_block(e, n->then);
+            return;
+        }
         e->indent++;
         emit_stmts(e, n->then);
         e->indent--;
-        if (n->els) {
-            ind(e);
-            buf_add(e->b, "} else {\n");
-            e->indent++;
-            emit_stmts(e, n->els);
-            e->indent--;
-        }
         ind(e);
-        buf_add(e->b, "}\n");
+        buf_add(e->b, "} else {\n");
+        emit_block(e, n->els);
         return;
     case ND_WHILE:
         buf_add(e->b, "while (");
         emit_expr(e, n->cond);
         buf_add(e->b, ") {\n");
-        e->indent++;
-        emit_stmts(e, n->body);
-        e->indent--;
-        ind(e);
-        buf_add(e->b, "}\n");
+        emit_block(e, n->body);
         return;
     default:
         buf_add(e->b, ";\n");

@@ -5,7 +5,7 @@
  * layout. Prints one line per check on rank 0; exit status 0 when all ranks agree. */
 #include "regions.h"
 
-#include "fpo_halo.h"
+#include "sphere.h"
 
 #include <math.h>
 #include <mpi.h>
@@ -59,17 +59,8 @@ static double ref_t(int t, int gi, int gj, int k) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int layout = (int)lround(sqrt(size / 6.0));
-    fpo_halo_decomp d;
-    fpo_halo_error herr;
-    if (fpo_halo_decomp_create(&d, MPI_COMM_WORLD, N, layout, layout, &herr)) {
-        fprintf(stderr, "rank %d: %s\n", rank, herr.msg);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
+    int rank, size, layout;
+    fpo_halo_decomp d = cp_sphere(&argc, &argv, N, &rank, &size, &layout);
     int ni = d.nx + 2 * H, nj = d.ny + 2 * H;
     size_t plane = (size_t)ni * (size_t)nj, npts = plane * NZ;
     double *q = malloc(npts * sizeof *q), *out = calloc(npts, sizeof *out),
