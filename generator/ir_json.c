@@ -494,21 +494,28 @@ static Decl *find_stencil(In *in, const char *name) {
     bad(in, "unknown stencil '%s'", name);
 }
 
-static Node *stage_from(In *in, json_t *j) {
-    Node *s = new_node(ND_STAGE, get_loc(in, j));
-    s->decl = find_stencil(in, get_str(in, j, "stencil"));
+/* The "args" of a call of `d` (a stencil or a callback): one per parameter, a field of the
+ * parameter's type for a field parameter. */
+static Node **args_from(In *in, json_t *j, Decl *d, const char *what) {
     json_t *args = get_arr(in, j, "args");
-    if ((int)json_array_size(args) != s->decl->nparams)
-        bad(in, "stencil '%s' takes another number of arguments", s->decl->name);
-    s->argv = fpo_new(sizeof(Node *) * (size_t)(s->decl->nparams + 1));
-    for (int i = 0; i < s->decl->nparams; i++) {
+    if ((int)json_array_size(args) != d->nparams)
+        bad(in, fpo_fmt("%s '%%s' takes another number of arguments", what), d->name);
+    Node **argv = fpo_new(sizeof(Node *) * (size_t)(d->nparams + 1));
+    for (int i = 0; i < d->nparams; i++) {
         Node *a = expr_from(in, json_array_get(args, (size_t)i));
-        Var *p = s->decl->params[i];
+        Var *p = d->params[i];
         if (p->ax != AX_SCALAR &&
             (a->kind != ND_ACCESS || a->var->ax != p->ax || a->var->dt != p->dt))
             bad(in, "the argument for field '%s' must be a field of its type", p->name);
-        s->argv[i] = a;
+        argv[i] = a;
     }
+    return argv;
+}
+
+static Node *stage_from(In *in, json_t *j) {
+    Node *s = new_node(ND_STAGE, get_loc(in, j));
+    s->decl = find_stencil(in, get_str(in, j, "stencil"));
+    s->argv = args_from(in, j, s->decl, "stencil");
     json_t *dom = get(in, j, "domain");
     for (int a = 0; a < 3; a++) {
         json_t *ax = get_arr(in, dom, axes_keys[a]);
@@ -552,18 +559,7 @@ static Node *stmt_from(In *in, json_t *j) {
                 n->decl = in->ir->callbacks[c];
         if (!n->decl)
             bad(in, "unknown callback '%s'", name);
-        json_t *args = get_arr(in, j, "args");
-        if ((int)json_array_size(args) != n->decl->nparams)
-            bad(in, "callback '%s' takes another number of arguments", name);
-        n->argv = fpo_new(sizeof(Node *) * (size_t)(n->decl->nparams + 1));
-        for (int i = 0; i < n->decl->nparams; i++) {
-            Node *a = expr_from(in, json_array_get(args, (size_t)i));
-            Var *p = n->decl->params[i];
-            if (p->ax != AX_SCALAR &&
-                (a->kind != ND_ACCESS || a->var->ax != p->ax || a->var->dt != p->dt))
-                bad(in, "the argument for field '%s' must be a field of its type", p->name);
-            n->argv[i] = a;
-        }
+        n->argv = args_from(in, j, n->decl, "callback");
         return n;
     }
     case 6: {
