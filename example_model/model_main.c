@@ -66,7 +66,7 @@ static int parse(int argc, char **argv, opts *o) {
            o->level < o->nz;
 }
 
-/* Report err on rank 0's stderr (every rank's when only some fail) and return 1. */
+/* Print err on this rank's stderr; 1 for the exit status. */
 static int fail(const em_error *err) {
     fprintf(stderr, "fpo_example_model: %s\n", err->msg);
     return 1;
