@@ -641,10 +641,20 @@ char *fpo_memory_summary(Sched *s) {
     for (int k = 0; k < s->nblocks; k++)
         for (int g = 0; g < s->blocks[k].ng; g++)
             columns += s->blocks[k].g[g].column;
+    /* Bytes per point of what each kind spans (arrays: the domain; planes: one level; strips:
+     * one row of levels), before pool sharing; unfused: every temporary an array. */
+    static const int size[] = {4, 8, 4, 1};
+    int bytes[4] = {0, 0, 0, 0}, unfused = 0;
+    for (int x = s->nfparams; x < s->nslots; x++) {
+        bytes[s->store[x]] += size[s->slots[x]->dt];
+        unfused += size[s->slots[x]->dt];
+    }
     return fpo_fmt("fpo-gen: %s (%s): %d loop nests -> %d groups (%d fused, K outermost; %d by "
-                   "columns) and %d I-J loops; %d temporaries: %d arrays, %d planes, %d strips, %d "
-                   "scalars; %d share pool space (unfused: %d arrays)\n",
+                   "columns) and %d I-J loops; %d temporaries: %d arrays (%d B per point), %d "
+                   "planes (%d B per point of a level, per thread), %d strips (%d B per point of a "
+                   "row, per thread), %d scalars; %d share pool space (unfused: %d arrays, %d B per "
+                   "point)\n",
                    s->ir->name, s->fused ? "fused" : "unfused", nests, groups, fused, columns,
-                   loops, s->nslots - s->nfparams, counts[0], counts[1], counts[3], counts[2],
-                   shared, s->nslots - s->nfparams);
+                   loops, s->nslots - s->nfparams, counts[0], bytes[0], counts[1], bytes[1],
+                   counts[3], bytes[3], counts[2], shared, s->nslots - s->nfparams, unfused);
 }

@@ -50,7 +50,7 @@ if(NOT dot MATCHES "^digraph" OR NOT dot MATCHES "fused, K outermost" OR NOT dot
   message(FATAL_ERROR "chain.dot is not the fused schedule:\n${dot}")
 endif()
 gen(0 -o "${DIR}/report" --report "${SOURCE}")
-if(NOT out MATCHES "9 temporaries: 1 arrays, 4 planes, 3 strips, 1 scalars")
+if(NOT out MATCHES "9 temporaries: 1 arrays \\(8 B per point\\), 4 planes .*3 strips .*1 scalars.*unfused: 9 arrays, 72 B per point")
   message(FATAL_ERROR "--report: ${out}")
 endif()
 gen(2 --disable-pass nosuch "${SOURCE}")
