@@ -64,10 +64,10 @@ typedef struct Instrument {
     bool nan;              /* every written field and temporary checked for NaN */
     char **negative;       /* fields checked for negative values */
     int nnegative;
-    bool trace;            /* every output at one point printed after each nest */
+    bool trace;            /* every written array at one point printed after each group */
     int64_t at[3];
-    bool progress;         /* a line after each nest */
-    bool timers;           /* time per nest, kept in the program (<program>_timers) */
+    bool progress;         /* a line after each group */
+    bool timers;           /* time per group, kept in the program (<program>_timers) */
 } Instrument;
 
 typedef struct Sched {
