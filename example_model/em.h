@@ -148,6 +148,7 @@ typedef struct em_norm_acc {
 typedef struct em_norms {
     double l1, l2, linf;  /* validation.md's normalised norms */
     double mass;          /* (I(h) - I(h0)) / I(h0) */
+    double sum0, sum;     /* sum A h0 and sum A h (m^3), from the exact sums */
 } em_norms;
 void em_norm_acc_init(em_norm_acc *acc);
 /* Add the compute-domain cells of g: h, the exact solution ht, the initial field h0, all of
@@ -172,15 +173,18 @@ em_status em_gather(const em_grid *g, const double *f, double *out, int root, MP
 #endif
 
 typedef struct em_ncfile {
-    int ncid, n, h_var, time_var;
+    int ncid, n, nz, h_var, time_var;
     size_t nt;  /* records written */
 } em_ncfile;
-/* Create path with dims time (unlimited), tile, y, x, yb, xb and the variables lon, lat, area
- * (cells), lon_b, lat_b (vertices), h(time, tile, y, x), time; global arrays as above
- * (vertex arrays are 6 (N+1) (N+1)); the angles in radians are written in degrees. */
-em_status em_nc_create(em_ncfile *f, const char *path, int n, const double *lon,
-                       const double *lat, const double *area, const double *lon_b,
-                       const double *lat_b, const char *title, em_error *err);
+/* Create path with dims time (unlimited), lev (nz), tile, y, x, yb, xb and the variables lev
+ * (0 .. nz-1), alpha(lev) (test case 1's angle of each level, radians), lon, lat, area (cells),
+ * lon_b, lat_b (vertices), h(time, lev, tile, y, x), time; global arrays as above (vertex
+ * arrays are 6 (N+1) (N+1)); the angles lon, lat are written in degrees. */
+em_status em_nc_create(em_ncfile *f, const char *path, int n, int nz, const double *alpha,
+                       const double *lon, const double *lat, const double *area,
+                       const double *lon_b, const double *lat_b, const char *title,
+                       em_error *err);
+/* Append one record: h of every level, nz global arrays one after the other. */
 em_status em_nc_write_h(em_ncfile *f, double time_s, const double *h, em_error *err);
 em_status em_nc_close(em_ncfile *f, em_error *err);
 

@@ -18,7 +18,7 @@
 static const double tc1_alpha[5] = {0.0, 0.05, EM_PI / 2 - 0.05, EM_PI / 2, EM_PI / 4};
 
 typedef struct opts {
-    int n, nz, steps, level, check, alpha_set;
+    int n, nz, steps, check, alpha_set;
     double days, alpha;
     const char *path;
 } opts;
@@ -32,10 +32,10 @@ static double now(void) {
 static void usage(void) {
     fprintf(stderr,
             "usage: fpo_example_model [-n N] [-z NZ] [-a ALPHA] [-d DAYS] [-s STEPS] [-f FILE.nc]\n"
-            "                         [-k LEVEL] [-c]\n"
+            "                         [-c]\n"
             "  run with 6 L^2 MPI ranks (layout L x L per tile); N cells per tile edge (24),\n"
             "  NZ levels (5: level k takes test case 1's alpha k mod 5 unless ALPHA is given),\n"
-            "  DAYS (12), STEPS (6 N per 12 days), FILE: h of LEVEL (0) at start and end,\n"
+            "  DAYS (12), STEPS (6 N per 12 days), FILE: h of every level at start and end,\n"
             "  -c: also run the plain-C reference on rank 0 and compare h bit for bit\n");
 }
 
@@ -56,14 +56,12 @@ static int parse(int argc, char **argv, opts *o) {
         case 'd': o->days = atof(v); break;
         case 's': o->steps = atoi(v); break;
         case 'f': o->path = v; break;
-        case 'k': o->level = atoi(v); break;
         default: return 0;
         }
         k++;
     }
     if (o->steps == 0) o->steps = (int)ceil(6.0 * o->n * o->days / 12.0);
-    return o->n >= 6 && o->nz >= 1 && o->steps >= 1 && o->days > 0 && o->level >= 0 &&
-           o->level < o->nz;
+    return o->n >= 6 && o->nz >= 1 && o->steps >= 1 && o->days > 0;
 }
 
 /* Print err on this rank's stderr; 1 for the exit status. */
@@ -123,16 +121,17 @@ static int check_reference(const em_model *m, const opts *o, double dt, const do
     return bad || differ;
 }
 
-/* The NetCDF file: the grid, and h of one level at the start and the end (collective). */
+/* The NetCDF file: the grid, and h of every level at the start and the end (collective). */
 static int write_nc(const em_model *m, const opts *o, int rank, double t_end) {
-    size_t nc = 6 * (size_t)o->n * (size_t)o->n, nv = 6 * (size_t)(o->n + 1) * (size_t)(o->n + 1);
+    size_t nc = 6 * (size_t)o->n * (size_t)o->n, nv = 6 * (size_t)(o->n + 1) * (size_t)(o->n + 1),
+           nh = nc * (size_t)m->nz;
     double *h0 = NULL, *h1 = NULL, *lon = NULL, *lat = NULL, *area = NULL, *lonb = NULL,
            *latb = NULL;
     em_error err = {{0}};
     em_ncfile f;
     int rc = 0;
     if (rank == 0) {
-        h0 = malloc(nc * sizeof *h0), h1 = malloc(nc * sizeof *h1);
+        h0 = malloc(nh * sizeof *h0), h1 = malloc(nh * sizeof *h1);
         lon = malloc(nc * sizeof *lon), lat = malloc(nc * sizeof *lat);
         area = malloc(nc * sizeof *area), lonb = malloc(nv * sizeof *lonb);
         latb = malloc(nv * sizeof *latb);
@@ -140,20 +139,20 @@ static int write_nc(const em_model *m, const opts *o, int rank, double t_end) {
             rc = (snprintf(err.msg, sizeof err.msg, "write_nc: out of memory"), 1);
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, m->d.comm);
-    if (!rc && (em_model_gather(m, m->q0, o->level, h0, &err) ||
-                em_model_gather(m, m->q, o->level, h1, &err)))
+    if (!rc && (em_model_gather(m, m->q0, -1, h0, &err) ||
+                em_model_gather(m, m->q, -1, h1, &err)))
         rc = 1;
     if (!rc && rank == 0) {
         char title[160];
         snprintf(title, sizeof title,
-                 "Williamson test case 1, FPO example model (fv_tp_2d, hord %d), N=%d, level %d, "
-                 "alpha=%.4f", EM_MODEL_HORD, o->n, o->level, m->alpha[o->level]);
+                 "Williamson test case 1, FPO example model (fv_tp_2d, hord %d), N=%d, %d levels",
+                 EM_MODEL_HORD, o->n, m->nz);
         rc = em_global_grid(o->n, lon, lat, area, lonb, latb, &err) ||
-             em_nc_create(&f, o->path, o->n, lon, lat, area, lonb, latb, title, &err) ||
+             em_nc_create(&f, o->path, o->n, m->nz, m->alpha, lon, lat, area, lonb, latb, title, &err) ||
              em_nc_write_h(&f, 0.0, h0, &err) || em_nc_write_h(&f, t_end, h1, &err) ||
              em_nc_close(&f, &err);
         if (!rc)
-            printf("wrote %s (h of level %d at day 0 and day %g)\n", o->path, o->level,
+            printf("wrote %s (h of %d levels at day 0 and day %g)\n", o->path, m->nz,
                    t_end / 86400.0);
     }
     if (rc) fail(&err);
@@ -162,8 +161,9 @@ static int write_nc(const em_model *m, const opts *o, int rank, double t_end) {
     return rc;
 }
 
-/* Norms of every level against the exact solution at t, exact sums over the ranks. */
-static int print_norms(const em_model *m, int rank, double t) {
+/* Norms of every level against the exact solution at t, exact sums over the ranks; with
+ * `sums`, also sum A h at the start and at t (what a reader of the NetCDF file can check). */
+static int print_norms(const em_model *m, int rank, double t, int sums) {
     double *ht = malloc(m->np * sizeof *ht);
     em_error err;
     int rc = 0;
@@ -179,6 +179,8 @@ static int print_norms(const em_model *m, int rank, double t) {
         else if (rank == 0)
             printf("level %d alpha=%.4f: l1 %.4e l2 %.4e linf %.4e mass %+.2e\n", k,
                    m->alpha[k], e.l1, e.l2, e.linf, e.mass);
+        if (!rc && rank == 0 && sums)
+            printf("level %d sum(area h): start %.17e end %.17e m3\n", k, e.sum0, e.sum);
     }
     free(ht);
     return rc;
@@ -218,7 +220,7 @@ static int run(const opts *o, int rank) {
     }
     MPI_Barrier(m.d.comm);
     double elapsed = now() - t0, t_end = o->steps * dt;
-    rc = print_norms(&m, rank, t_end);
+    rc = print_norms(&m, rank, t_end, o->path != NULL);
     if (rank == 0)
         printf("time per step %.3f ms (%d steps, %.2f s)\n", 1e3 * elapsed / o->steps, o->steps,
                elapsed);

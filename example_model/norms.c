@@ -55,5 +55,9 @@ em_status em_norms_finish(const em_norm_acc *acc, em_norms *out, em_error *err) 
     out->l2 = sqrt(s[EM_S_ERR2]) / sqrt(s[EM_S_REF2]);
     out->linf = acc->max_err / acc->max_ref;
     out->mass = s[EM_S_DMASS] / s[EM_S_H0];
+    em_xsum h = acc->sum[EM_S_H0];  /* sum A h = sum A h0 + (sum A h - sum A h0), exactly */
+    em_xsum_merge(&h, &acc->sum[EM_S_DMASS]);
+    out->sum0 = s[EM_S_H0];
+    out->sum = em_xsum_value(&h);
     return EM_OK;
 }

@@ -56,7 +56,7 @@ static int run(int n, double alpha, int hord, double days, int steps, const char
         snprintf(title, sizeof title, "Williamson test case 1, reference fv_tp_2d, N=%d alpha=%.4f hord=%d",
                  n, alpha, hord);
         if (em_global_grid(n, lon, lat, area, lonb, latb, &err) ||
-            em_nc_create(&f, path, n, lon, lat, area, lonb, latb, title, &err)) {
+            em_nc_create(&f, path, n, 1, &alpha, lon, lat, area, lonb, latb, title, &err)) {
             fprintf(stderr, "%s\n", err.msg);
             return 1;
         }

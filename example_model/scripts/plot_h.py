@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""plot_h.py: an example-model NetCDF file to a PNG of h at the first and the last record,
-each on the unfolded cube (tiles 0, 1, 3, 4 round the equator, 2 above tile 0, 5 below it),
-every tile turned so that east is right and north is up along the equator.
+"""plot_h.py: an example-model NetCDF file to a PNG of h on one level at the first and the last
+record, each on the unfolded cube (tiles 0, 1, 3, 4 round the equator, 2 above tile 0, 5 below
+it), every tile turned so that east is right and north is up along the equator.
 
-usage: plot_h.py FILE.nc OUT.png [--var h]
+usage: plot_h.py FILE.nc OUT.png [--var h] [--lev K]
+K defaults to the level whose alpha is nearest pi/4 (the hardest case of test case 1).
 Needs Debian's python3-netcdf4 and python3-matplotlib."""
 import argparse
 import sys
@@ -41,11 +42,16 @@ def main(argv):
     ap.add_argument("file")
     ap.add_argument("out")
     ap.add_argument("--var", default="h")
+    ap.add_argument("--lev", type=int, help="level index (default: alpha nearest pi/4)")
     args = ap.parse_args(argv)
     with netCDF4.Dataset(args.file) as ds:
         var = ds.variables[args.var]
         time = ds.variables["time"][:] if "time" in ds.variables else np.arange(var.shape[0])
-        first, last = np.ma.filled(var[0], np.nan), np.ma.filled(var[-1], np.nan)
+        alpha = np.asarray(ds.variables["alpha"][:])
+        lev = int(np.argmin(np.abs(alpha - np.pi / 4))) if args.lev is None else args.lev
+        if not 0 <= lev < var.shape[1]:
+            ap.error(f"--lev {lev}: the file has {var.shape[1]} levels")
+        first, last = np.ma.filled(var[0, lev], np.nan), np.ma.filled(var[-1, lev], np.nan)
         units = getattr(var, "units", "")
         title = getattr(ds, "title", args.file)
     vmax = np.nanmax([np.nanmax(first), np.nanmax(last)])
@@ -62,9 +68,9 @@ def main(argv):
         ax.set_title(f"{args.var} at day {float(t) / 86400:.2f}")
         ax.set_axis_off()
     fig.colorbar(im, ax=axes, shrink=0.8, label=f"{args.var} ({units})")
-    fig.suptitle(title)
+    fig.suptitle(f"{title}\nlevel {lev}, alpha = {alpha[lev]:.4f}")
     fig.savefig(args.out, dpi=100)
-    print(f"wrote {args.out}")
+    print(f"wrote {args.out} (level {lev}, alpha = {alpha[lev]:.4f})")
     return 0
 
 
