@@ -73,6 +73,10 @@ int main(int argc, char **argv) {
     CHECK(em_nc_create(&f, "/nonexistent-dir/x.nc", N, NZ, alpha, lon, lat, area, lonb, latb, NULL, &err) == EM_EIO &&
               strstr(err.msg, "cannot create") != NULL,
           "bad path: %s", err.msg);
+    CHECK(em_nc_create(&f, "/tmp/em_test_ncout_nolev.nc", N, 0, alpha, lon, lat, area, lonb, latb, NULL, &err) ==
+                  EM_EINVAL &&
+              strstr(err.msg, "0 levels") != NULL,
+          "no levels: %s", err.msg);
     free(lon), free(lat), free(area), free(lonb), free(latb), free(h0), free(h1), free(back);
     if (em_failures) fprintf(stderr, "%d checks failed\n", em_failures);
     return em_failures != 0;
