@@ -282,5 +282,9 @@ int main(int argc, char **argv) {
     chain_ref_close(pu);
     empty_close(pe);
     hand_close(hw);
+    free(tf), free(tu), free(th);
+    double *arrays[] = {g.q, g.u, g.v, g.delp, g.out_f, g.out_u, g.out_h};
+    for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++)
+        free(arrays[a]);
     return same_u && same_h && !tp_bad ? 0 : 1;
 }
