@@ -1088,6 +1088,15 @@ static const char *kb_expr(int base, int64_t off, DBound k0, DBound k1) {
     return dbound((DBound){base == KB_NZ ? DB_NZ : DB_ZERO, off});
 }
 
+/* Append `line` to the need block `call` of one stencil call unless the block has it already
+ * (a field read at several points of one box repeats the same range). */
+static void need_once(Buf *call, const char *line) {
+    Buf key = {0};
+    buf_printf(&key, "\n%s", line);
+    if (!call->s || !strstr(call->s, key.s))
+        buf_printf(call, "\n%s", line);
+}
+
 static void emit_needs(Buf *b, Prog *pg, Node *n) {
     for (; n; n = n->next) {
         if (n->kind == ND_FOR)
@@ -1105,8 +1114,9 @@ static void emit_needs(Buf *b, Prog *pg, Node *n) {
         for (Node *st = n->body; st; st = st->next) {
             Decl *s = st->decl;
             StencilInfo *si = pg->infos[stencil_index(pg->ir, s)];
-            buf_printf(b, "    /* %s (%s:%d) */\n", s->name, st->loc.file ? st->loc.file->path : "?",
+            buf_printf(b, "    /* %s (%s:%d) */", s->name, st->loc.file ? st->loc.file->path : "?",
                        st->loc.line);
+            Buf call = {0};
             for (int x = 0; x < s->nparams + s->ntemps; x++) {
                 Var *v = x < s->nparams ? s->params[x] : s->temps[x - s->nparams];
                 if (v->ax == AX_SCALAR)
@@ -1116,19 +1126,21 @@ static void emit_needs(Buf *b, Prog *pg, Node *n) {
                 for (int k = 0; k < si->nboxes[x]; k++) {
                     Box *bx = &si->boxes[x][k];
                     if (v->ax != AX_K) {
-                        buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 0, %s, %s);\n", slot,
-                                   slot, dbound(shift(st->dom.lo[0], bx->ilo)),
-                                   dbound(shift(st->dom.hi[0], bx->ihi)));
-                        buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 1, %s, %s);\n", slot,
-                                   slot, dbound(shift(st->dom.lo[1], bx->jlo)),
-                                   dbound(shift(st->dom.hi[1], bx->jhi)));
+                        need_once(&call, fpo_fmt("    fpo_need(p->lo[%d], p->hi[%d], 0, %s, %s);",
+                                                 slot, slot, dbound(shift(st->dom.lo[0], bx->ilo)),
+                                                 dbound(shift(st->dom.hi[0], bx->ihi))));
+                        need_once(&call, fpo_fmt("    fpo_need(p->lo[%d], p->hi[%d], 1, %s, %s);",
+                                                 slot, slot, dbound(shift(st->dom.lo[1], bx->jlo)),
+                                                 dbound(shift(st->dom.hi[1], bx->jhi))));
                     }
                     if (v->ax != AX_IJ)
-                        buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 2, %s, %s);\n", slot,
-                                   slot, kb_expr(bx->klo_base, bx->klo, st->dom.lo[2], st->dom.hi[2]),
-                                   kb_expr(bx->khi_base, bx->khi, st->dom.lo[2], st->dom.hi[2]));
+                        need_once(&call, fpo_fmt("    fpo_need(p->lo[%d], p->hi[%d], 2, %s, %s);",
+                                                 slot, slot,
+                                                 kb_expr(bx->klo_base, bx->klo, st->dom.lo[2], st->dom.hi[2]),
+                                                 kb_expr(bx->khi_base, bx->khi, st->dom.lo[2], st->dom.hi[2])));
                 }
             }
+            buf_printf(b, "%s\n", call.s ? call.s : "");
         }
     }
 }
