@@ -5,6 +5,20 @@ cmake_policy(PUSH)
 cmake_policy(VERSION 3.20...3.25)   # CMP0116: Ninja rewrites DEPFILE paths for us
 
 set(FPO_MODE "fused" CACHE STRING "fpo_add_program's default MODE: fused or unfused")
+# Generated code is compiled for the machine that builds it (one installation per machine, as
+# the C and CUDA sources are compiled once per installation); set FPO_ARCH_FLAGS to "" or to a
+# portable -march for an installation that runs elsewhere.
+if(NOT DEFINED FPO_ARCH_FLAGS)
+  include(CheckCCompilerFlag)
+  check_c_compiler_flag(-march=native _fpo_has_march_native)
+  if(_fpo_has_march_native)
+    set(_fpo_arch "-march=native")
+  else()
+    set(_fpo_arch "")
+  endif()
+  set(FPO_ARCH_FLAGS "${_fpo_arch}" CACHE STRING
+      "Compiler flags for the generated code's target machine (default -march=native)")
+endif()
 set(FPO_INSTRUMENT "" CACHE STRING
     "fpo_add_program's default INSTRUMENT list (nan;negative:FIELD;trace:I,J,K;progress;timers)")
 
@@ -212,6 +226,10 @@ function(fpo_add_program name)
   # forms then give the same bits, whatever loops the compiler vectorizes.
   if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options(${name} PRIVATE -ffp-contract=off)
+  endif()
+  if(FPO_ARCH_FLAGS)
+    separate_arguments(_fpo_arch_list UNIX_COMMAND "${FPO_ARCH_FLAGS}")
+    target_compile_options(${name} PRIVATE ${_fpo_arch_list})
   endif()
   find_package(OpenMP QUIET COMPONENTS C)
   if(OpenMP_C_FOUND)

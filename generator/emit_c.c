@@ -63,6 +63,8 @@ typedef struct Emit {
     unsigned known, edges;   /* the variant's class: tile edges known (EDGE_*), and which of
                               * those the rank touches; unknown edges are tested at run time */
     Sched *sched;            /* fused: blocks of stages come from emit_fused.c */
+    bool inner;              /* emitting the middle of a split I loop: regions anchored at a
+                              * west or east edge do not hold there and are left out */
 } Emit;
 
 static void ind(Emit *e) {
@@ -226,6 +228,29 @@ static void emit_sub(Emit *e, Node *n, int min) {
         buf_add(e->b, ")");
 }
 
+/* Whether evaluating `n` has no cost worth a branch: arithmetic, loads, min/max/abs/sign
+ * (no other call). */
+static bool cheap(Node *n) {
+    for (; n; n = n->next) {
+        if (n->kind == ND_CALL && (!n->builtin || (fpo_builtins[n->builtin - 1].kind != BK_SAME &&
+                                                   fpo_builtins[n->builtin - 1].kind != BK_MINMAX)))
+            return false;
+        if (n->kind == ND_ACCESS && n->kmode != KM_CONST)
+            return false;
+        if (!cheap(n->lhs) || !cheap(n->rhs) || !cheap(n->cond) || !cheap(n->then) ||
+            !cheap(n->els) || !cheap(n->args))
+            return false;
+    }
+    return true;
+}
+
+/* A floating-point `c ? a : b` whose arms are cheap is emitted as fpo_sel_*(c, a, b): both
+ * arms are evaluated (their loads lie inside the extents, which count both), and the result
+ * is the same value the branch gives. */
+static bool selectable(Node *n) {
+    return (n->dt == DT_F64 || n->dt == DT_F32) && cheap(n->then) && cheap(n->els);
+}
+
 static void emit_expr(Emit *e, Node *n) {
     Buf *b = e->b;
     int p = prec(n);
@@ -256,6 +281,17 @@ static void emit_expr(Emit *e, Node *n) {
         return;
     }
     case ND_COND:
+        if (selectable(n)) {
+            /* Both arms evaluated, then one picked: no branch, so the loop vectorizes. */
+            buf_printf(b, "fpo_sel_%s(", sfx(n->dt));
+            emit_expr(e, n->cond);
+            buf_add(b, ", ");
+            emit_expr(e, n->then);
+            buf_add(b, ", ");
+            emit_expr(e, n->els);
+            buf_add(b, ")");
+            return;
+        }
         emit_sub(e, n->cond, p + 1);
         buf_add(b, " ? ");
         emit_sub(e, n->then, p + 1);
@@ -344,6 +380,8 @@ static void emit_block(Emit *e, Node *body) {
 static void emit_stmt(Emit *e, Node *n) {
     if (n->kind == ND_REGION && !region_held(e, n))
         return;   /* pruned: no rank of this class holds its points */
+    if (n->kind == ND_REGION && e->inner && region_edge(&n->reg[0], 0))
+        return;   /* the middle of a split I loop: no west or east edge region holds */
     line_directive(e, n->loc);
     ind(e);
     switch (n->kind) {
@@ -391,12 +429,89 @@ static void emit_stmts(Emit *e, Node *n) {
 }
 
 /* For emit_fused.c: statements in the state `ctx` (an Emit: the variant's class) gives,
- * expressions, names. */
-void fpo_c_stmts(Buf *b, Node *n, int indent, const void *ctx) {
+ * expressions, names; `inner`: in the middle part of a split I loop (fpo_c_iloop). */
+void fpo_c_stmts(Buf *b, Node *n, int indent, const void *ctx, bool inner) {
     Emit e = *(const Emit *)ctx;
     e.b = b;
     e.indent = indent;
+    e.inner = inner;
     emit_stmts(&e, n);
+}
+
+/* ---- I loops split at tile-edge regions ---- */
+
+/* Add to the bounds of the middle part the regions of `n` anchored at a west or east edge
+ * (held by this class); count them in *nr. */
+static void isplit_bounds(Emit *e, Node *n, int *nr) {
+    for (; n; n = n->next) {
+        if (n->kind == ND_REGION && region_held(e, n) && region_edge(&n->reg[0], 0)) {
+            RegionAxis *r = &n->reg[0];
+            unsigned need = region_edge(r, 0);
+            const char *test = need & e->known ? "" : fpo_fmt("(fpo_edges & %uu) && ", need);
+            ind(e);
+            if (r->lo_base == RB_START)   /* holds for i + ti < hi: the middle starts there */
+                buf_printf(e->b, "if (%s%lld - fpo_ti > fpo_ia) fpo_ia = %lld - fpo_ti;\n", test,
+                           (long long)r->hi, (long long)r->hi);
+            else {                        /* holds for i + ti >= tni - 1 + lo */
+                Buf x = {0};
+                emit_offset(&x, "fpo_tni - 1", r->lo);
+                buf_printf(e->b, "if (%s%s - fpo_ti < fpo_ib) fpo_ib = %s - fpo_ti;\n", test,
+                           x.s, x.s);
+            }
+            (*nr)++;
+        }
+        isplit_bounds(e, n->then, nr);
+        isplit_bounds(e, n->els, nr);
+        isplit_bounds(e, n->body, nr);
+    }
+}
+
+/* The I loop of one row over [ib, ie), running `point` at each i. When the statements of
+ * `bodies` hold regions anchored at a west or east edge, the loop is split in three: the columns
+ * before the middle and after it test every region, the middle (where none of those holds)
+ * runs without them, so it has no branch and vectorizes. Points run in the same order. */
+void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char *ib,
+                 const char *ie, int depth, FpoPointFn *point, void *arg) {
+    Emit e = *(const Emit *)ctx;
+    e.b = b;
+    e.indent = depth + 1;
+    Buf bounds = {0};
+    e.b = &bounds;
+    int nr = 0;
+    for (int k = 0; k < nbodies; k++)
+        isplit_bounds(&e, bodies[k], &nr);
+    e.b = b;
+    e.indent = depth;
+    if (!nr) {
+        ind(&e);
+        buf_printf(b, "for (int64_t i = %s; i < %s; i++) {\n", ib, ie);
+        point(b, depth + 1, false, arg);
+        ind(&e);
+        buf_add(b, "}\n");
+        return;
+    }
+    ind(&e);
+    buf_printf(b, "{   /* I split at the tile-edge regions (%d): their columns, the middle "
+                  "without them, their columns */\n", nr);
+    e.indent++;
+    ind(&e);
+    buf_printf(b, "int64_t fpo_ia = %s, fpo_ib = %s;\n", ib, ie);
+    buf_add(b, bounds.s);
+    ind(&e);
+    buf_printf(b, "if (fpo_ia > %s) fpo_ia = %s;\n", ie, ie);
+    ind(&e);
+    buf_add(b, "if (fpo_ib < fpo_ia) fpo_ib = fpo_ia;\n");
+    const char *lo[3] = {ib, "fpo_ia", "fpo_ib"}, *hi[3] = {"fpo_ia", "fpo_ib", ie};
+    for (int part = 0; part < 3; part++) {
+        ind(&e);
+        buf_printf(b, "for (int64_t i = %s; i < %s; i++) {\n", lo[part], hi[part]);
+        point(b, depth + 2, part == 1, arg);
+        ind(&e);
+        buf_add(b, "}\n");
+    }
+    e.indent--;
+    ind(&e);
+    buf_add(b, "}\n");
 }
 
 void fpo_c_expr(Buf *b, Node *n) {
@@ -485,6 +600,27 @@ static Node *nth(Node *n, int i) {
     return n;
 }
 
+/* A group's statements at one point: its locals, then the statements. */
+typedef struct GroupPoint {
+    Emit *e;
+    Node *first;
+} GroupPoint;
+
+static void group_point(Buf *b, int depth, bool inner, void *arg) {
+    GroupPoint *gp = arg;
+    Emit *e = gp->e;
+    e->indent = depth;
+    for (int l = 0; l < e->st->nlocals; l++)
+        if (uses(gp->first, e->st->locals[l])) {
+            ind(e);
+            buf_printf(b, "%s %s = 0;\n", c_types[e->st->locals[l]->dt],
+                       cname(e->st->locals[l]->name));
+        }
+    e->inner = inner;
+    emit_stmts(e, gp->first);
+    e->inner = false;
+}
+
 /* One loop nest over J and I (and K when `par`) running statements of a group. */
 static void emit_group(Emit *e, Interval *iv, Group *g, bool par) {
     Buf *b = e->b;
@@ -505,20 +641,13 @@ static void emit_group(Emit *e, Interval *iv, Group *g, bool par) {
         buf_add(b, "#ifdef _OPENMP\n#pragma omp for\n#endif\n");
     }
     buf_printf(b, "%s    for (int64_t j = %s; j < %s; j++) {\n", pad, jb, je);
-    buf_printf(b, "%s        for (int64_t i = %s; i < %s; i++) {\n", pad, ib, ie);
-    e->indent = 5;
     Node *first = nth(iv->body, g->first), *last = nth(iv->body, g->first + g->count - 1);
     Node *after = last->next;
     last->next = NULL;
-    for (int l = 0; l < e->st->nlocals; l++)
-        if (uses(first, e->st->locals[l])) {
-            ind(e);
-            buf_printf(b, "%s %s = 0;\n", c_types[e->st->locals[l]->dt],
-                       cname(e->st->locals[l]->name));
-        }
-    emit_stmts(e, first);
+    GroupPoint gp = {e, first};
+    fpo_c_iloop(b, &first, 1, e, ib, ie, 4, group_point, &gp);
     last->next = after;
-    buf_printf(b, "%s        }\n%s    }\n", pad, pad);
+    buf_printf(b, "%s    }\n", pad);
 }
 
 static void emit_stencil(Emit *e, Decl *s, StencilInfo *si) {
@@ -1180,7 +1309,7 @@ static char *emit_variant(Prog *pg, unsigned edges, char **body) {
     Ir *ir = pg->ir;
     Buf stencils = {0}, run = {0};
     Sched *sched = pg->build->sched;
-    Emit e = {ir, &stencils, NULL, 0, EDGE_ALL, edges, sched};
+    Emit e = {ir, &stencils, NULL, 0, EDGE_ALL, edges, sched, false};
     for (int s = 0; s < ir->nstencils && !fpo_sched_inline(sched); s++)
         emit_stencil(&e, ir->stencils[s], pg->infos[s]);
     e.b = &run;

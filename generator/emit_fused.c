@@ -87,8 +87,9 @@ static Node *stmts(Sub *m, Interval *iv, int first, int count) {
     return c;
 }
 
-/* One nest's statements at a point: its per-point locals, then the statements. */
-static void emit_point(Buf *b, Sub *m, Unit *u, int first, int count, int depth) {
+/* One nest's statements at a point: its per-point locals, then the statements (`inner`: in
+ * the middle of a split I loop, see fpo_c_iloop). */
+static void emit_point(Buf *b, Sub *m, Unit *u, int first, int count, int depth, bool inner) {
     Interval *iv = &u->st->comps[u->comp].ivs[u->iv];
     Node *body = stmts(m, iv, first, count);
     ind(b, depth);
@@ -99,18 +100,72 @@ static void emit_point(Buf *b, Sub *m, Unit *u, int first, int count, int depth)
             buf_printf(b, "%s %s = 0;\n", fpo_c_type(u->st->locals[l]->dt),
                        fpo_c_name(u->st->locals[l]->name));
         }
-    fpo_c_stmts(b, body, depth + 1, m->ctx);
+    fpo_c_stmts(b, body, depth + 1, m->ctx, inner);
     ind(b, depth);
     buf_add(b, "}\n");
 }
 
 static const char *bound(DBound d) { return fpo_c_dbound(d); }
 
-static void ij_loops(Buf *b, SBox *x, int depth) {
+/* What one I loop runs at each point: statements [first, first + count) of nests, after the
+ * declarations in `pre` (scalar temporaries). */
+typedef struct Pt {
+    Unit *u;
+    int first, count;
+} Pt;
+
+typedef struct Points {
+    Sub *m;
+    Pt *pt;
+    int n, cap;
+    const char *pre;
+} Points;
+
+static void add_pt(Points *ps, Unit *u, int first, int count) {
+    if (ps->n == ps->cap) {
+        ps->cap = ps->cap ? 2 * ps->cap : 4;
+        Pt *pt = fpo_new(sizeof(Pt) * (size_t)ps->cap);
+        if (ps->n)
+            memcpy(pt, ps->pt, sizeof(Pt) * (size_t)ps->n);
+        ps->pt = pt;
+    }
+    ps->pt[ps->n++] = (Pt){u, first, count};
+}
+
+static void points(Buf *b, int depth, bool inner, void *arg) {
+    Points *ps = arg;
+    if (ps->pre)
+        for (const char *l = ps->pre; *l;) {
+            const char *e = strchr(l, '\n');
+            ind(b, depth);
+            buf_addn(b, l, (size_t)(e - l + 1));
+            l = e + 1;
+        }
+    for (int k = 0; k < ps->n; k++) {
+        ps->m->u = ps->pt[k].u;
+        emit_point(b, ps->m, ps->pt[k].u, ps->pt[k].first, ps->pt[k].count, depth, inner);
+    }
+}
+
+/* The I loop of row j over [ib, ie) running `ps`, split at tile-edge regions. */
+static void iloop(Buf *b, Points *ps, const char *ib, const char *ie, int depth) {
+    Node **bodies = fpo_new(sizeof(Node *) * (size_t)ps->n);
+    for (int k = 0; k < ps->n; k++) {
+        Unit *u = ps->pt[k].u;
+        ps->m->u = u;
+        bodies[k] = stmts(ps->m, &u->st->comps[u->comp].ivs[u->iv], ps->pt[k].first,
+                          ps->pt[k].count);
+    }
+    fpo_c_iloop(b, bodies, ps->n, ps->m->ctx, ib, ie, depth, points, ps);
+}
+
+/* Rows of box x, each an I loop running `ps`. */
+static void ij_loops(Buf *b, SBox *x, Points *ps, int depth) {
     ind(b, depth);
-    buf_printf(b, "for (int64_t j = %s; j < %s; j++)\n", bound(x->lo[1]), bound(x->hi[1]));
-    ind(b, depth + 1);
-    buf_printf(b, "for (int64_t i = %s; i < %s; i++) {\n", bound(x->lo[0]), bound(x->hi[0]));
+    buf_printf(b, "for (int64_t j = %s; j < %s; j++) {\n", bound(x->lo[1]), bound(x->hi[1]));
+    iloop(b, ps, bound(x->lo[0]), bound(x->hi[0]), depth + 1);
+    ind(b, depth);
+    buf_add(b, "}\n");
 }
 
 /* The scalar arguments of the stages a run of units calls, evaluated once. */
@@ -154,11 +209,10 @@ static void emit_plain(Buf *b, Sub *m, Unit *u, int depth) {
         omp(b, "parallel for collapse(2) num_threads(p->nthreads)");
         ind(b, depth + 1);
         buf_add(b, "for (int64_t k = fpo_kb; k < fpo_ke; k++)\n");
-        ij_loops(b, &u->box, depth + 2);
         Group *g = &u->si->groups[u->comp][u->iv][u->grp];
-        emit_point(b, m, u, g->first, g->count, depth + 4);
-        ind(b, depth + 3);
-        buf_add(b, "}\n");
+        Points ps = {.m = m};
+        add_pt(&ps, u, g->first, g->count);
+        ij_loops(b, &u->box, &ps, depth + 2);
     } else {
         omp(b, "parallel num_threads(p->nthreads)");
         ind(b, depth + 1);
@@ -174,10 +228,9 @@ static void emit_plain(Buf *b, Sub *m, Unit *u, int depth) {
             x.lo[1].off += G->ext.jlo;
             x.hi[1].off += G->ext.jhi;
             omp(b, "for");
-            ij_loops(b, &x, depth + 2);
-            emit_point(b, m, u, G->first, G->count, depth + 4);
-            ind(b, depth + 3);
-            buf_add(b, "}\n");
+            Points ps = {.m = m};
+            add_pt(&ps, u, G->first, G->count);
+            ij_loops(b, &x, &ps, depth + 2);
         }
         (void)iv;
         ind(b, depth + 1);
@@ -242,30 +295,26 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
                 first = &u0[i];
         ind(b, depth + 3);
         buf_printf(b, "if (k >= fpo_kb%d && k < fpo_ke%d) {\n", l, l);
-        ij_loops(b, &first->box, depth + 4);
         /* Scalars of this loop. */
+        Buf pre = {0};
         for (int x = s->nfparams; x < s->nslots; x++) {
             if (s->store[x] != SK_SCALAR)
                 continue;
             bool here = false;
             for (int i = 0; i < G->count; i++)
                 here |= u0[i].loop == l && fpo_unit_acc(&u0[i], x);
-            if (here) {
-                ind(b, depth + 6);
-                buf_printf(b, "%s fpo_v%d = 0;\n", fpo_c_type(s->slots[x]->dt), x);
-                ind(b, depth + 6);
-                buf_printf(b, "(void)fpo_v%d;\n", x);
-            }
+            if (here)
+                buf_printf(&pre, "%s fpo_v%d = 0;\n(void)fpo_v%d;\n",
+                           fpo_c_type(s->slots[x]->dt), x, x);
         }
+        Points ps = {.m = m, .pre = pre.s};
         for (int i = 0; i < G->count; i++) {
             if (u0[i].loop != l)
                 continue;
             Group *g = &u0[i].si->groups[u0[i].comp][u0[i].iv][u0[i].grp];
-            m->u = &u0[i];
-            emit_point(b, m, &u0[i], g->first, g->count, depth + 6);
+            add_pt(&ps, &u0[i], g->first, g->count);
         }
-        ind(b, depth + 5);
-        buf_add(b, "}\n");
+        ij_loops(b, &first->box, &ps, depth + 4);
         ind(b, depth + 3);
         buf_add(b, "}\n");
     }
@@ -343,11 +392,11 @@ static void emit_column(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int dept
                 x.hi[1].off += G2->ext.jhi;
             }
             ind(b, depth + 3);
-            buf_printf(b, "if (j >= %s && j < %s)\n", bound(x.lo[1]), bound(x.hi[1]));
-            ind(b, depth + 4);
-            buf_printf(b, "for (int64_t i = %s; i < %s; i++) {\n", bound(x.lo[0]), bound(x.hi[0]));
-            emit_point(b, m, u, G2->first, G2->count, depth + 5);
-            ind(b, depth + 4);
+            buf_printf(b, "if (j >= %s && j < %s) {\n", bound(x.lo[1]), bound(x.hi[1]));
+            Points ps = {.m = m};
+            add_pt(&ps, u, G2->first, G2->count);
+            iloop(b, &ps, bound(x.lo[0]), bound(x.hi[0]), depth + 4);
+            ind(b, depth + 3);
             buf_add(b, "}\n");
         }
         ind(b, depth + 2);

@@ -118,7 +118,11 @@ char *fpo_sched_dot(Sched *s);
 
 /* emit_c.c: C text of IR pieces, for emit_fused.c (ctx: emit_c's state, for region pruning) */
 void fpo_c_expr(Buf *b, Node *n);
-void fpo_c_stmts(Buf *b, Node *n, int indent, const void *ctx);
+void fpo_c_stmts(Buf *b, Node *n, int indent, const void *ctx, bool inner);
+/* One point of an I loop: statements at `depth`; `inner`: the middle of a split loop. */
+typedef void FpoPointFn(Buf *b, int depth, bool inner, void *arg);
+void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char *ib,
+                 const char *ie, int depth, FpoPointFn *point, void *arg);
 const char *fpo_c_dbound(DBound d);
 const char *fpo_c_type(DType dt);
 const char *fpo_c_name(const char *name);
