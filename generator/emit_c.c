@@ -139,7 +139,12 @@ static void emit_access(Emit *e, Node *n) {
     if (v->ax != AX_K) {
         emit_offset(e->b, "i", n->off[0]);
         buf_add(e->b, " + ");
-        emit_offset(e->b, "j", n->off[1]);
+        if (v->rows) {   /* a ring of rows */
+            buf_add(e->b, "(");
+            emit_offset(e->b, "j", n->off[1]);
+            buf_printf(e->b, " & %d)", v->rows - 1);
+        } else
+            emit_offset(e->b, "j", n->off[1]);
         buf_printf(e->b, " * fpo_sj_%s", v->name);
     }
     if (v->ax != AX_IJ) {
@@ -490,9 +495,15 @@ void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char
         buf_add(b, "}\n");
         return;
     }
+    /* The middle runs nothing when every statement is such a region (an edge fix-up). */
+    bool middle = false;
+    for (int k = 0; k < nbodies; k++)
+        for (Node *n = bodies[k]; n; n = n->next)
+            middle |= n->kind != ND_REGION ||
+                      (region_held(&e, n) && !region_edge(&n->reg[0], 0));
     ind(&e);
     buf_printf(b, "{   /* I split at the tile-edge regions (%d): their columns, the middle "
-                  "without them, their columns */\n", nr);
+                  "without them%s, their columns */\n", nr, middle ? "" : " (nothing to run)");
     e.indent++;
     ind(&e);
     buf_printf(b, "int64_t fpo_ia = %s, fpo_ib = %s;\n", ib, ie);
@@ -503,6 +514,8 @@ void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char
     buf_add(b, "if (fpo_ib < fpo_ia) fpo_ib = fpo_ia;\n");
     const char *lo[3] = {ib, "fpo_ia", "fpo_ib"}, *hi[3] = {"fpo_ia", "fpo_ib", ie};
     for (int part = 0; part < 3; part++) {
+        if (part == 1 && !middle)
+            continue;
         ind(&e);
         buf_printf(b, "for (int64_t i = %s; i < %s; i++) {\n", lo[part], hi[part]);
         point(b, depth + 2, part == 1, arg);

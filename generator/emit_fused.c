@@ -240,8 +240,17 @@ static void emit_plain(Buf *b, Sub *m, Unit *u, int depth) {
     buf_add(b, "}\n");
 }
 
+/* The first nest of I-J loop l of group G. */
+static Unit *loop_unit(Block *bl, FGroup *G, int l) {
+    for (int i = G->first; i < G->first + G->count; i++)
+        if (bl->u[i].loop == l)
+            return &bl->u[i];
+    return NULL;
+}
+
 /* A fused group: one parallel loop over the union of its K ranges; per level, its I-J loops
- * in order, each guarded by its own K range. */
+ * in order, each guarded by its own K range; with a row pipeline (pass_rows), one loop over
+ * rows per level, loop l running the row lag[l] behind. */
 static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth) {
     Unit *u0 = &bl->u[G->first];
     ind(b, depth);
@@ -264,6 +273,22 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
         ind(b, depth + 1);
         buf_printf(b, "if (fpo_ke%d > fpo_khi) fpo_khi = fpo_ke%d;\n", l, l);
     }
+    if (G->lag) {   /* the row pipeline's steps: loop l runs row r - lag[l] at step r */
+        for (int l = 0; l < nloops; l++) {
+            Unit *f = loop_unit(bl, G, l);
+            DBound lo = f->box.lo[1], hi = f->box.hi[1];
+            lo.off += G->lag[l];
+            hi.off += G->lag[l];
+            ind(b, depth + 1);
+            if (!l) {
+                buf_printf(b, "int64_t fpo_rlo = %s, fpo_rhi = %s;\n", bound(lo), bound(hi));
+                continue;
+            }
+            buf_printf(b, "if (%s < fpo_rlo) fpo_rlo = %s;\n", bound(lo), bound(lo));
+            ind(b, depth + 1);
+            buf_printf(b, "if (%s > fpo_rhi) fpo_rhi = %s;\n", bound(hi), bound(hi));
+        }
+    }
     omp(b, "parallel num_threads(p->nthreads)");
     ind(b, depth + 1);
     buf_add(b, "{\n");
@@ -280,20 +305,29 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
         ind(b, depth + 2);
         buf_printf(b, "const int64_t fpo_sj_fpo_v%d = p->hi[%d][0] - p->lo[%d][0];\n", x, x, x);
         ind(b, depth + 2);
-        buf_printf(b, "%s *restrict fpo_v%d = (%s *)((char *)p->pool + p->off[%d] + "
-                      "(size_t)FPO_TID * p->bytes[%d]) - (p->lo[%d][0] + p->lo[%d][1] * "
-                      "fpo_sj_fpo_v%d);\n",
-                   t, x, t, x, x, x, x, x);
+        if (s->ring[x])   /* a ring of rows: row j at j & (rows - 1) */
+            buf_printf(b, "%s *restrict fpo_v%d = (%s *)((char *)p->pool + p->off[%d] + "
+                          "(size_t)FPO_TID * p->bytes[%d]) - p->lo[%d][0];   /* ring of %d rows */\n",
+                       t, x, t, x, x, x, s->ring[x]);
+        else
+            buf_printf(b, "%s *restrict fpo_v%d = (%s *)((char *)p->pool + p->off[%d] + "
+                          "(size_t)FPO_TID * p->bytes[%d]) - (p->lo[%d][0] + p->lo[%d][1] * "
+                          "fpo_sj_fpo_v%d);\n",
+                       t, x, t, x, x, x, x, x);
     }
     omp(b, "for schedule(static)");
     ind(b, depth + 2);
     buf_add(b, "for (int64_t k = fpo_klo; k < fpo_khi; k++) {\n");
+    int d = depth + 3;
+    if (G->lag) {
+        ind(b, d);
+        buf_add(b, "for (int64_t fpo_r = fpo_rlo; fpo_r < fpo_rhi; fpo_r++) {   /* rows in a "
+                   "pipeline */\n");
+        d++;
+    }
     for (int l = 0; l < nloops; l++) {
-        Unit *first = NULL;
-        for (int i = 0; i < G->count && !first; i++)
-            if (u0[i].loop == l)
-                first = &u0[i];
-        ind(b, depth + 3);
+        Unit *first = loop_unit(bl, G, l);
+        ind(b, d);
         buf_printf(b, "if (k >= fpo_kb%d && k < fpo_ke%d) {\n", l, l);
         /* Scalars of this loop. */
         Buf pre = {0};
@@ -314,7 +348,21 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
             Group *g = &u0[i].si->groups[u0[i].comp][u0[i].iv][u0[i].grp];
             add_pt(&ps, &u0[i], g->first, g->count);
         }
-        ij_loops(b, &first->box, &ps, depth + 4);
+        if (G->lag) {   /* one row: lag[l] behind the step */
+            ind(b, d + 1);
+            buf_printf(b, "const int64_t j = fpo_r - %d;\n", G->lag[l]);
+            ind(b, d + 1);
+            buf_printf(b, "if (j >= %s && j < %s) {\n", bound(first->box.lo[1]),
+                       bound(first->box.hi[1]));
+            iloop(b, &ps, bound(first->box.lo[0]), bound(first->box.hi[0]), d + 2);
+            ind(b, d + 1);
+            buf_add(b, "}\n");
+        } else
+            ij_loops(b, &first->box, &ps, d + 1);
+        ind(b, d);
+        buf_add(b, "}\n");
+    }
+    if (G->lag) {
         ind(b, depth + 3);
         buf_add(b, "}\n");
     }
@@ -412,6 +460,7 @@ static Var **aliases(Sched *s) {
         Axes ax = s->store[x] == SK_PLANE ? AX_IJ : s->store[x] == SK_SCALAR ? AX_SCALAR : v->ax;
         /* a strip is a 3D view with J stride 0 (or the array itself, for small nz) */
         a[x] = new_var(fpo_fmt("fpo_v%d", x), v->loc, VK_TEMP, v->dt, ax);
+        a[x]->rows = s->store[x] == SK_PLANE ? s->ring[x] : 0;
     }
     return a;
 }
@@ -605,7 +654,10 @@ void fpo_emit_pool(Buf *b, Sched *s) {
     for (int x = s->nfparams; x < s->nslots; x++) {
         Var *v = s->slots[x];
         buf_printf(b, "    /* %d: %s, %s */\n", x, v->name,
-                   (const char *[]){"array", "plane per thread", "scalar",
+                   (const char *[]){"array",
+                                    s->ring[x] ? "plane per thread, a ring of rows"
+                                               : "plane per thread",
+                                    "scalar",
                                     "strip per thread (an array when nz is small)"}[s->store[x]]);
         buf_printf(b, "    p->unfused_bytes += fpo_tmp_bytes(%s, %s, p->lo[%d], p->hi[%d]);\n",
                    dts[v->dt], axs[v->ax], x, x);
@@ -623,6 +675,10 @@ void fpo_emit_pool(Buf *b, Sched *s) {
         if (s->store[x] == SK_ARRAY)
             buf_printf(b, "    p->bytes[%d] = fpo_tmp_bytes(%s, %s, p->lo[%d], p->hi[%d]);\n", x,
                        dts[v->dt], axs[v->ax], x, x);
+        else if (s->ring[x])
+            buf_printf(b, "    p->bytes[%d] = fpo_dtype_size(%s) * (size_t)(p->hi[%d][0] - "
+                          "p->lo[%d][0]) * %d;   /* a ring of %d rows */\n",
+                       x, dts[v->dt], x, x, s->ring[x], s->ring[x]);
         else
             buf_printf(b, "    p->bytes[%d] = fpo_tmp_bytes(%s, FPO_IJ, p->lo[%d], p->hi[%d]);\n",
                        x, dts[v->dt], x, x);
@@ -673,9 +729,11 @@ void fpo_emit_pool(Buf *b, Sched *s) {
 /* The line the build prints. */
 char *fpo_memory_summary(Sched *s) {
     int counts[4] = {0, 0, 0, 0}, nests = 0, groups = 0, loops = 0, fused = 0, shared = 0;
+    int rings = 0, piped = 0;
     for (int x = s->nfparams; x < s->nslots; x++) {
         counts[s->store[x]]++;
         shared += s->share[x] != x;
+        rings += s->store[x] == SK_PLANE && s->ring[x];
     }
     for (int k = 0; k < s->nblocks; k++) {
         nests += s->blocks[k].nu;
@@ -683,6 +741,7 @@ char *fpo_memory_summary(Sched *s) {
         for (int g = 0; g < s->blocks[k].ng; g++) {
             FGroup *G = &s->blocks[k].g[g];
             fused += G->fused;
+            piped += G->lag != NULL;
             loops += G->fused ? s->blocks[k].u[G->first + G->count - 1].loop + 1 : 1;
         }
     }
@@ -698,12 +757,13 @@ char *fpo_memory_summary(Sched *s) {
         bytes[s->store[x]] += size[s->slots[x]->dt];
         unfused += size[s->slots[x]->dt];
     }
-    return fpo_fmt("fpo-gen: %s (%s): %d loop nests -> %d groups (%d fused, K outermost; %d by "
-                   "columns) and %d I-J loops; %d temporaries: %d arrays (%d B per point), %d "
-                   "planes (%d B per point of a level, per thread), %d strips (%d B per point of a "
-                   "row, per thread), %d scalars; %d share pool space (unfused: %d arrays, %d B per "
-                   "point)\n",
-                   s->ir->name, s->fused ? "fused" : "unfused", nests, groups, fused, columns,
-                   loops, s->nslots - s->nfparams, counts[0], bytes[0], counts[1], bytes[1],
-                   counts[3], bytes[3], counts[2], shared, s->nslots - s->nfparams, unfused);
+    return fpo_fmt("fpo-gen: %s (%s): %d loop nests -> %d groups (%d fused, K outermost, %d of "
+                   "them rows in a pipeline; %d by columns) and %d I-J loops; %d temporaries: %d "
+                   "arrays (%d B per point), %d planes (%d B per point of a level, per thread; %d "
+                   "of them rings of rows), %d strips (%d B per point of a row, per thread), %d "
+                   "scalars; %d share pool space (unfused: %d arrays, %d B per point)\n",
+                   s->ir->name, s->fused ? "fused" : "unfused", nests, groups, fused, piped,
+                   columns, loops, s->nslots - s->nfparams, counts[0], bytes[0], counts[1],
+                   bytes[1], rings, counts[3], bytes[3], counts[2], shared,
+                   s->nslots - s->nfparams, unfused);
 }

@@ -124,6 +124,7 @@ struct Var {
     Var *lowered;     /* lower.c: the IR variable standing for this one */
     Node *subst;      /* lower.c: the expression an inlined scalar parameter stands for */
     int id;           /* index in its owner's list */
+    int rows;         /* emit_fused.c: a plane kept as a ring of rows (row j at j & (rows - 1)) */
 };
 
 typedef enum {

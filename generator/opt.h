@@ -43,6 +43,7 @@ typedef struct FGroup {
     int first, count;
     bool fused;            /* K outermost, level by level */
     bool column;           /* J rows outermost, K inside (pass_column) */
+    int *lag;              /* pass_rows: per I-J loop, rows behind the first; NULL: loop by loop */
 } FGroup;
 
 /* Consecutive ND_STAGES nodes of the program body (`stages`: the first). */
@@ -57,7 +58,8 @@ typedef struct Block {
 /* A strip is one J row of every level, per thread (column groups). */
 typedef enum { SK_ARRAY, SK_PLANE, SK_SCALAR, SK_STRIP } StoreKind;
 
-enum { PASS_EXTENT, PASS_FUSE, PASS_COLUMN, PASS_MERGE, PASS_SHRINK, PASS_POOL, PASS_COUNT };
+enum { PASS_EXTENT, PASS_FUSE, PASS_COLUMN, PASS_MERGE, PASS_SHRINK, PASS_ROWS, PASS_POOL,
+       PASS_COUNT };
 
 /* Instrumentation compiled into run on request (--instrument). */
 typedef struct Instrument {
@@ -83,6 +85,7 @@ typedef struct Sched {
     bool *covered;         /* pass_extent: per slot, every read is written first in its group */
     int *share;            /* pass_pool: the slot whose pool space this array reuses, or itself */
     int *strip_nz;         /* pass_shrink: a strip is used when nz >= this (else an array) */
+    int *ring;             /* pass_rows: a plane kept as a ring of this many rows (0: whole) */
     Instrument ins;
 } Sched;
 
@@ -98,6 +101,7 @@ void fpo_pass_fuse(Sched *s);
 void fpo_pass_column(Sched *s);
 void fpo_pass_merge(Sched *s);
 void fpo_pass_shrink(Sched *s);
+void fpo_pass_rows(Sched *s);
 void fpo_pass_pool(Sched *s);
 
 /* pipeline.c */

@@ -1,15 +1,16 @@
 /* pipeline.c: takes the IR and which passes are on, gives the optimized schedule: runs
- * extent, fuse, column, merge, shrink, pool in that order; writes the schedule as JSON after any pass
+ * extent, fuse, column, merge, shrink, rows, pool in that order; writes the schedule as JSON after any pass
  * (the IR JSON of ir_json.c with a "schedule" key added, which --from-ir ignores). */
 #include "opt.h"
 
 #include <string.h>
 
 const char *const fpo_pass_names[PASS_COUNT] = {"extent", "fuse", "column", "merge", "shrink",
-                                                 "pool"};
+                                                 "rows", "pool"};
 
 static void (*const pass_fns[PASS_COUNT])(Sched *) = {
-    fpo_pass_extent, fpo_pass_fuse, fpo_pass_column, fpo_pass_merge, fpo_pass_shrink, fpo_pass_pool};
+    fpo_pass_extent, fpo_pass_fuse,  fpo_pass_column, fpo_pass_merge,
+    fpo_pass_shrink, fpo_pass_rows, fpo_pass_pool};
 
 int fpo_pass_find(const char *name) {
     for (int p = 0; p < PASS_COUNT; p++)
@@ -33,9 +34,9 @@ char *fpo_sched_json(Sched *s) {
     buf_add(&b, "},\n    \"temporaries\": [");
     for (int x = s->nfparams; x < s->nslots; x++)
         buf_printf(&b, "%s\n      {\"slot\": %d, \"name\": \"%s\", \"storage\": \"%s\", "
-                       "\"covered\": %s, \"shares\": %d}",
+                       "\"covered\": %s, \"shares\": %d, \"ring\": %d}",
                    x > s->nfparams ? "," : "", x, s->slots[x]->name, store_names[s->store[x]],
-                   s->covered[x] ? "true" : "false", s->share[x]);
+                   s->covered[x] ? "true" : "false", s->share[x], s->ring[x]);
     buf_add(&b, "],\n    \"blocks\": [");
     for (int k = 0; k < s->nblocks; k++) {
         Block *bl = &s->blocks[k];
@@ -48,9 +49,10 @@ char *fpo_sched_json(Sched *s) {
                 Unit *u = &bl->u[i];
                 buf_printf(&b, "%s\n          {\"stencil\": \"%s\", \"line\": %d, "
                                "\"computation\": %d, \"interval\": %d, \"group\": %d, "
-                               "\"loop\": %d, \"box\": [",
+                               "\"loop\": %d, \"lag\": %d, \"box\": [",
                            i > bl->g[g].first ? "," : "", u->st->name, u->stage->loc.line,
-                           u->comp, u->iv, u->grp, u->loop);
+                           u->comp, u->iv, u->grp, u->loop,
+                           bl->g[g].lag ? bl->g[g].lag[u->loop] : 0);
                 for (int d = 0; d < 3; d++) {
                     buf_add(&b, d ? ", [" : "[");
                     json_dbound(&b, u->box.lo[d]);

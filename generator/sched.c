@@ -172,7 +172,7 @@ static void add_unit(Sched *s, Block *b, Node *stage, int stage_no, int comp, in
         scan_stmts(&sc, I->body, 0, n);
     }
     VPUSH(b->u, b->nu, u);
-    FGroup g = {b->nu - 1, 1, false, false};
+    FGroup g = {b->nu - 1, 1, false, false, NULL};
     VPUSH(b->g, b->ng, g);
 }
 
@@ -240,6 +240,7 @@ Sched *fpo_sched_new(Ir *ir, bool fused) {
     s->covered = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
     s->share = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
     s->strip_nz = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
+    s->ring = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
     for (int i = 0; i < s->nslots; i++)
         s->share[i] = i;
     collect(s, ir->body);

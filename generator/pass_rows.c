@@ -1,0 +1,87 @@
+/* pass_rows.c: takes fused groups, their I-J loops and the planes (pass_shrink), gives each
+ * group of several loops a row pipeline: per level, one loop over rows in which I-J loop l
+ * runs the row lag[l] behind the first, the lags set by the J offsets at which a later loop
+ * touches what an earlier one writes (or writes what it reads); and each plane of such a group
+ * a ring of the rows in flight (a power of two, j masked), so a level's temporaries stay in
+ * the first-level cache instead of streaming whole planes between loops. */
+#include "opt.h"
+
+enum { RING_MAX = 64 };   /* more rows than this in flight: the plane stays whole */
+
+/* How the loop `l` of group G touches `slot`: the union of its nests' accesses. */
+typedef struct Touch {
+    bool any, read, write;
+    int64_t jlo, jhi;
+} Touch;
+
+static Touch touch(Block *b, FGroup *G, int l, int slot) {
+    Touch t = {0};
+    for (int i = G->first; i < G->first + G->count; i++) {
+        Acc *a = b->u[i].loop == l ? fpo_unit_acc(&b->u[i], slot) : NULL;
+        if (!a)
+            continue;
+        if (!t.any || a->lo[1] < t.jlo)
+            t.jlo = a->lo[1];
+        if (!t.any || a->hi[1] > t.jhi)
+            t.jhi = a->hi[1];
+        t.any = true;
+        t.read |= a->read;
+        t.write |= a->write;
+    }
+    return t;
+}
+
+static void pipeline(Sched *s, Block *b, FGroup *G) {
+    int nloops = b->u[G->first + G->count - 1].loop + 1;
+    if (!G->fused || nloops < 2)
+        return;
+    int *lag = fpo_new(sizeof(int) * (size_t)nloops);
+    /* Row r of loop l runs at step r + lag[l]. Loop b after loop a: where a writes what b
+     * reads at J offset up to hi, b's row r needs a's row r + hi done (lag[b] >= lag[a] + hi);
+     * where b writes what a reads at offsets down to lo, a's last read of a row comes first
+     * (lag[b] >= lag[a] - lo). */
+    for (int l = 1; l < nloops; l++)
+        for (int a = 0; a < l; a++)
+            for (int x = 0; x < s->nslots; x++) {
+                Touch ta = touch(b, G, a, x), tb = touch(b, G, l, x);
+                if (!ta.any || !tb.any)
+                    continue;
+                if (ta.write && lag[l] < lag[a] + tb.jhi)
+                    lag[l] = (int)(lag[a] + tb.jhi);
+                if (tb.write && lag[l] < lag[a] - ta.jlo)
+                    lag[l] = (int)(lag[a] - ta.jlo);
+            }
+    G->lag = lag;
+    /* A plane's ring: row r is written at step r + lag[w] by each writer w, and touched last
+     * at step r - jlo + lag[t] by each loop t touching it; the slot of row r is written again
+     * (row r + R) at step r + R + lag[w], so R > lag[t] - jlo - lag[w]. */
+    for (int x = s->nfparams; x < s->nslots; x++) {
+        if (s->store[x] != SK_PLANE)
+            continue;
+        bool here = false;
+        int64_t need = 1;
+        for (int w = 0; w < nloops; w++) {
+            Touch tw = touch(b, G, w, x);
+            here |= tw.any;
+            if (!tw.write)
+                continue;
+            for (int t = 0; t < nloops; t++) {
+                Touch tt = touch(b, G, t, x);
+                if (tt.any && lag[t] - tt.jlo - lag[w] + 1 > need)
+                    need = lag[t] - tt.jlo - lag[w] + 1;
+            }
+        }
+        if (!here)
+            continue;
+        int rows = 1;
+        while (rows < need)
+            rows *= 2;
+        s->ring[x] = rows <= RING_MAX ? rows : 0;
+    }
+}
+
+void fpo_pass_rows(Sched *s) {
+    for (int k = 0; k < s->nblocks; k++)
+        for (int g = 0; g < s->blocks[k].ng; g++)
+            pipeline(s, &s->blocks[k], &s->blocks[k].g[g]);
+}
