@@ -28,7 +28,7 @@ static const char usage[] =
     "  --emit-ir FILE       write the flattened program IR as JSON (\"-\" for stdout) and stop\n"
     "  --from-ir FILE       read the program IR from JSON instead of .fpo files\n"
     "  --mode fused|unfused fused (default): the optimizer's passes; unfused: the reference\n"
-    "  --disable-pass NAME  switch a pass off (extent, fuse, column, merge, shrink, pool); may repeat\n"
+    "  --disable-pass NAME  switch a pass off (extent, fuse, column, merge, shrink, rows, pool); may repeat\n"
     "  --dump-ir-after NAME FILE  write the IR and the schedule as JSON after pass NAME\n"
     "  --dot FILE           write the fused schedule as a Graphviz picture\n"
     "  --report             print the schedule and memory summary (one line)\n"
@@ -113,7 +113,7 @@ static int parse_args(int argc, char **argv, Options *o) {
         if (!strcmp(a, "--disable-pass") || !strcmp(a, "--dump-ir-after")) {
             int pass = i + 1 < argc ? fpo_pass_find(argv[i + 1]) : -1;
             if (pass < 0)
-                return usage_error("option '%s' needs a pass: extent, fuse, column, merge, shrink, pool", a);
+                return usage_error("option '%s' needs a pass: extent, fuse, column, merge, shrink, rows, pool", a);
             i++;
             if (a[2] == 'd' && a[3] == 'i') {
                 o->pipe.off[pass] = true;
