@@ -79,7 +79,7 @@ endfunction()
 #[=======================================================================[
 fpo_add_program(<name> SOURCES <file.fpo>... [PROGRAM <program>] [DEFINES <NAME=VALUE>...]
                 [BACKENDS c] [LAYOUTS <NxM | any>...] [HALO <depth>] [OUTPUT_DIR <dir>] [MODE fused|unfused]
-                [DISABLE_PASSES <pass>...] [INSTRUMENT <check>...])
+                [DISABLE_PASSES <pass>...] [ENABLE_PASSES <pass>...] [INSTRUMENT <check>...])
 
 Creates the static library target <name> from the program <program> (default: the only
 program in the sources) of the .fpo files SOURCES, with the generated header on its include
@@ -87,7 +87,7 @@ path. See docs/cmake.md.
 #]=======================================================================]
 function(fpo_add_program name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "PROGRAM;OUTPUT_DIR;MODE;HALO"
-                        "SOURCES;DEFINES;BACKENDS;LAYOUTS;DISABLE_PASSES;INSTRUMENT")
+                        "SOURCES;DEFINES;BACKENDS;LAYOUTS;DISABLE_PASSES;ENABLE_PASSES;INSTRUMENT")
   set(where "fpo_add_program(${name})")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${where}: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
@@ -161,6 +161,9 @@ function(fpo_add_program name)
   list(APPEND args --mode ${arg_MODE})
   foreach(pass IN LISTS arg_DISABLE_PASSES)
     list(APPEND args --disable-pass "${pass}")
+  endforeach()
+  foreach(pass IN LISTS arg_ENABLE_PASSES)
+    list(APPEND args --enable-pass "${pass}")
   endforeach()
   if(NOT DEFINED arg_INSTRUMENT)
     set(arg_INSTRUMENT ${FPO_INSTRUMENT})

@@ -63,8 +63,8 @@ typedef struct Emit {
     unsigned known, edges;   /* the variant's class: tile edges known (EDGE_*), and which of
                               * those the rank touches; unknown edges are tested at run time */
     Sched *sched;            /* fused: blocks of stages come from emit_fused.c */
-    bool inner;              /* emitting the middle of a split I loop: regions anchored at a
-                              * west or east edge do not hold there and are left out */
+    unsigned drop;           /* FPO_DROP_*: regions anchored at these edges do not hold at the
+                              * points being emitted (a split loop's part) and are left out */
 } Emit;
 
 static void ind(Emit *e) {
@@ -346,29 +346,31 @@ static bool region_held(Emit *e, Node *n) {
 
 /* The test of region `n` at point (i, j): tile indices against the region's bounds, and the
  * tile edges it needs where the class does not fix them. */
+/* The test of one axis of a region (after `*sep`, which it updates). */
+static void emit_axis_cond(Emit *e, RegionAxis *r, int ax, const char **sep) {
+    unsigned need = region_edge(r, ax);
+    if (need && !(e->known & need)) {
+        buf_printf(e->b, "%s(fpo_edges & %uu)", *sep, need);
+        *sep = " && ";
+    }
+    const char *idx = ax ? "j + fpo_tj" : "i + fpo_ti", *last = ax ? "fpo_tnj" : "fpo_tni";
+    for (int s = 0; s < 2; s++) {
+        int base = s ? r->hi_base : r->lo_base;
+        int64_t off = s ? r->hi : r->lo;
+        buf_printf(e->b, "%s%s %s ", *sep, idx, s ? "<" : ">=");
+        *sep = " && ";
+        if (base == RB_START)
+            buf_printf(e->b, "%lld", (long long)off);
+        else
+            emit_offset(e->b, fpo_fmt("%s - 1", last), off);
+    }
+}
+
 static void emit_region_cond(Emit *e, Node *n) {
     const char *sep = "";
-    for (int ax = 0; ax < 2; ax++) {
-        RegionAxis *r = &n->reg[ax];
-        if (r->all)
-            continue;
-        unsigned need = region_edge(r, ax);
-        if (need && !(e->known & need)) {
-            buf_printf(e->b, "%s(fpo_edges & %uu)", sep, need);
-            sep = " && ";
-        }
-        const char *idx = ax ? "j + fpo_tj" : "i + fpo_ti", *last = ax ? "fpo_tnj" : "fpo_tni";
-        for (int s = 0; s < 2; s++) {
-            int base = s ? r->hi_base : r->lo_base;
-            int64_t off = s ? r->hi : r->lo;
-            buf_printf(e->b, "%s%s %s ", sep, idx, s ? "<" : ">=");
-            sep = " && ";
-            if (base == RB_START)
-                buf_printf(e->b, "%lld", (long long)off);
-            else
-                emit_offset(e->b, fpo_fmt("%s - 1", last), off);
-        }
-    }
+    for (int ax = 0; ax < 2; ax++)
+        if (!n->reg[ax].all)
+            emit_axis_cond(e, &n->reg[ax], ax, &sep);
     if (!*sep)
         buf_add(e->b, "true");
 }
@@ -382,11 +384,27 @@ static void emit_block(Emit *e, Node *body) {
     buf_add(e->b, "}\n");
 }
 
+/* Whether `if (c) { x = a; } [else { x = b; }]` sets one floating-point scalar from cheap
+ * expressions: then it is emitted as x = fpo_sel_*(c, a, b) (or (c, a, x)). */
+static bool if_select(Node *n) {
+    Node *t = n->then, *f = n->els;
+    if (!t || t->next || t->kind != ND_ASSIGN || strcmp(t->op, "="))
+        return false;
+    Var *v = t->lhs->var;
+    if (v->ax != AX_SCALAR || (v->dt != DT_F64 && v->dt != DT_F32) || !cheap(t->rhs))
+        return false;
+    if (!f)
+        return true;
+    return !f->next && f->kind == ND_ASSIGN && !strcmp(f->op, "=") && f->lhs->var == v &&
+           cheap(f->rhs);
+}
+
 static void emit_stmt(Emit *e, Node *n) {
     if (n->kind == ND_REGION && !region_held(e, n))
         return;   /* pruned: no rank of this class holds its points */
-    if (n->kind == ND_REGION && e->inner && region_edge(&n->reg[0], 0))
-        return;   /* the middle of a split I loop: no west or east edge region holds */
+    if (n->kind == ND_REGION && (((e->drop & FPO_DROP_WE) && region_edge(&n->reg[0], 0)) ||
+                                 ((e->drop & FPO_DROP_SN) && region_edge(&n->reg[1], 1))))
+        return;   /* a part of a split loop where no such region holds */
     line_directive(e, n->loc);
     ind(e);
     switch (n->kind) {
@@ -403,6 +421,21 @@ static void emit_stmt(Emit *e, Node *n) {
         buf_add(e->b, ";\n");
         return;
     case ND_IF:
+        if (if_select(n)) {   /* x = c ? a : b, both cheap: a select, no branch */
+            Node *t = n->then, *f = n->els;
+            emit_access(e, t->lhs);
+            buf_printf(e->b, " = fpo_sel_%s(", sfx(t->lhs->var->dt));
+            emit_expr(e, n->cond);
+            buf_add(e->b, ", ");
+            emit_expr(e, t->rhs);
+            buf_add(e->b, ", ");
+            if (f)
+                emit_expr(e, f->rhs);
+            else
+                emit_access(e, t->lhs);
+            buf_add(e->b, ");\n");
+            return;
+        }
         buf_add(e->b, "if (");
         emit_expr(e, n->cond);
         buf_add(e->b, ") {\n");
@@ -434,12 +467,12 @@ static void emit_stmts(Emit *e, Node *n) {
 }
 
 /* For emit_fused.c: statements in the state `ctx` (an Emit: the variant's class) gives,
- * expressions, names; `inner`: in the middle part of a split I loop (fpo_c_iloop). */
-void fpo_c_stmts(Buf *b, Node *n, int indent, const void *ctx, bool inner) {
+ * expressions, names; `drop`: the part of a split loop they run in (fpo_c_iloop). */
+void fpo_c_stmts(Buf *b, Node *n, int indent, const void *ctx, unsigned drop) {
     Emit e = *(const Emit *)ctx;
     e.b = b;
     e.indent = indent;
-    e.inner = inner;
+    e.drop = drop;
     emit_stmts(&e, n);
 }
 
@@ -471,27 +504,42 @@ static void isplit_bounds(Emit *e, Node *n, int *nr) {
     }
 }
 
-/* The I loop of one row over [ib, ie), running `point` at each i. When the statements of
- * `bodies` hold regions anchored at a west or east edge, the loop is split in three: the columns
- * before the middle and after it test every region, the middle (where none of those holds)
- * runs without them, so it has no branch and vectorizes. Points run in the same order. */
-void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char *ib,
-                 const char *ie, int depth, FpoPointFn *point, void *arg) {
-    Emit e = *(const Emit *)ctx;
-    e.b = b;
-    e.indent = depth + 1;
+/* Add to the test of "a south or north edge region holds in this row" (`*sep` before it) the
+ * regions of `n` anchored at one of those edges; count them in *nr. */
+static void jsplit_cond(Emit *e, Node *n, int *nr, const char **sep) {
+    for (; n; n = n->next) {
+        if (n->kind == ND_REGION && region_held(e, n) && region_edge(&n->reg[1], 1)) {
+            const char *and = "";
+            buf_printf(e->b, "%s(", *sep);
+            emit_axis_cond(e, &n->reg[1], 1, &and);
+            buf_add(e->b, ")");
+            *sep = " || ";
+            (*nr)++;
+        }
+        jsplit_cond(e, n->then, nr, sep);
+        jsplit_cond(e, n->els, nr, sep);
+        jsplit_cond(e, n->body, nr, sep);
+    }
+}
+
+/* The I loop of one row, split at the west and east regions (fpo_c_iloop); `drop`: what the
+ * row leaves out already. */
+static void isplit(Emit *e, Buf *b, Node **bodies, int nbodies, const char *ib, const char *ie,
+                   int depth, unsigned drop, FpoPointFn *point, void *arg) {
+    e->b = b;
     Buf bounds = {0};
-    e.b = &bounds;
+    e->b = &bounds;
+    e->indent = depth + 1;
     int nr = 0;
     for (int k = 0; k < nbodies; k++)
-        isplit_bounds(&e, bodies[k], &nr);
-    e.b = b;
-    e.indent = depth;
+        isplit_bounds(e, bodies[k], &nr);
+    e->b = b;
+    e->indent = depth;
     if (!nr) {
-        ind(&e);
+        ind(e);
         buf_printf(b, "for (int64_t i = %s; i < %s; i++) {\n", ib, ie);
-        point(b, depth + 1, false, arg);
-        ind(&e);
+        point(b, depth + 1, drop, arg);
+        ind(e);
         buf_add(b, "}\n");
         return;
     }
@@ -499,30 +547,63 @@ void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char
     bool middle = false;
     for (int k = 0; k < nbodies; k++)
         for (Node *n = bodies[k]; n; n = n->next)
-            middle |= n->kind != ND_REGION ||
-                      (region_held(&e, n) && !region_edge(&n->reg[0], 0));
-    ind(&e);
+            middle |= n->kind != ND_REGION || (region_held(e, n) && !region_edge(&n->reg[0], 0) &&
+                                               !((drop & FPO_DROP_SN) && region_edge(&n->reg[1], 1)));
+    ind(e);
     buf_printf(b, "{   /* I split at the tile-edge regions (%d): their columns, the middle "
                   "without them%s, their columns */\n", nr, middle ? "" : " (nothing to run)");
-    e.indent++;
-    ind(&e);
+    e->indent++;
+    ind(e);
     buf_printf(b, "int64_t fpo_ia = %s, fpo_ib = %s;\n", ib, ie);
     buf_add(b, bounds.s);
-    ind(&e);
+    ind(e);
     buf_printf(b, "if (fpo_ia > %s) fpo_ia = %s;\n", ie, ie);
-    ind(&e);
+    ind(e);
     buf_add(b, "if (fpo_ib < fpo_ia) fpo_ib = fpo_ia;\n");
     const char *lo[3] = {ib, "fpo_ia", "fpo_ib"}, *hi[3] = {"fpo_ia", "fpo_ib", ie};
     for (int part = 0; part < 3; part++) {
         if (part == 1 && !middle)
             continue;
-        ind(&e);
+        ind(e);
         buf_printf(b, "for (int64_t i = %s; i < %s; i++) {\n", lo[part], hi[part]);
-        point(b, depth + 2, part == 1, arg);
-        ind(&e);
+        point(b, depth + 2, drop | (part == 1 ? FPO_DROP_WE : 0), arg);
+        ind(e);
         buf_add(b, "}\n");
     }
-    e.indent--;
+    e->indent--;
+    ind(e);
+    buf_add(b, "}\n");
+}
+
+/* The I loop of row j over [ib, ie), running `point` at each i. Regions anchored at a tile
+ * edge are tested at each point where they may hold and left out where they cannot, so most
+ * points run without a branch and the loops vectorize: a row no south or north region holds
+ * runs without them (one test per row picks that version), and the I loop is split in three
+ * at the west and east regions: the columns before the middle and after it test them, the
+ * middle (where none of them holds) runs without. Points run in the same order. */
+void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char *ib,
+                 const char *ie, int depth, FpoPointFn *point, void *arg) {
+    Emit e = *(const Emit *)ctx;
+    Buf cond = {0};
+    e.b = &cond;
+    int nj = 0;
+    const char *sep = "";
+    for (int k = 0; k < nbodies; k++)
+        jsplit_cond(&e, bodies[k], &nj, &sep);
+    if (!nj) {
+        isplit(&e, b, bodies, nbodies, ib, ie, depth, 0, point, arg);
+        return;
+    }
+    e.b = b;
+    e.indent = depth;
+    ind(&e);
+    buf_printf(b, "if (%s) {   /* a row of the south or north edge regions (%d) */\n", cond.s, nj);
+    isplit(&e, b, bodies, nbodies, ib, ie, depth + 1, 0, point, arg);
+    e.indent = depth;
+    ind(&e);
+    buf_add(b, "} else {   /* rows without them */\n");
+    isplit(&e, b, bodies, nbodies, ib, ie, depth + 1, FPO_DROP_SN, point, arg);
+    e.indent = depth;
     ind(&e);
     buf_add(b, "}\n");
 }
@@ -619,7 +700,7 @@ typedef struct GroupPoint {
     Node *first;
 } GroupPoint;
 
-static void group_point(Buf *b, int depth, bool inner, void *arg) {
+static void group_point(Buf *b, int depth, unsigned drop, void *arg) {
     GroupPoint *gp = arg;
     Emit *e = gp->e;
     e->indent = depth;
@@ -629,9 +710,9 @@ static void group_point(Buf *b, int depth, bool inner, void *arg) {
             buf_printf(b, "%s %s = 0;\n", c_types[e->st->locals[l]->dt],
                        cname(e->st->locals[l]->name));
         }
-    e->inner = inner;
+    e->drop = drop;
     emit_stmts(e, gp->first);
-    e->inner = false;
+    e->drop = 0;
 }
 
 /* One loop nest over J and I (and K when `par`) running statements of a group. */
@@ -1322,7 +1403,7 @@ static char *emit_variant(Prog *pg, unsigned edges, char **body) {
     Ir *ir = pg->ir;
     Buf stencils = {0}, run = {0};
     Sched *sched = pg->build->sched;
-    Emit e = {ir, &stencils, NULL, 0, EDGE_ALL, edges, sched, false};
+    Emit e = {ir, &stencils, NULL, 0, EDGE_ALL, edges, sched, 0};
     for (int s = 0; s < ir->nstencils && !fpo_sched_inline(sched); s++)
         emit_stencil(&e, ir->stencils[s], pg->infos[s]);
     e.b = &run;

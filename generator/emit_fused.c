@@ -87,9 +87,10 @@ static Node *stmts(Sub *m, Interval *iv, int first, int count) {
     return c;
 }
 
-/* One nest's statements at a point: its per-point locals, then the statements (`inner`: in
- * the middle of a split I loop, see fpo_c_iloop). */
-static void emit_point(Buf *b, Sub *m, Unit *u, int first, int count, int depth, bool inner) {
+/* One nest's statements at a point: its per-point locals, then the statements (`drop`: the
+ * regions left out in this part of a split loop, see fpo_c_iloop). */
+static void emit_point(Buf *b, Sub *m, Unit *u, int first, int count, int depth,
+                       unsigned drop) {
     Interval *iv = &u->st->comps[u->comp].ivs[u->iv];
     Node *body = stmts(m, iv, first, count);
     ind(b, depth);
@@ -100,7 +101,7 @@ static void emit_point(Buf *b, Sub *m, Unit *u, int first, int count, int depth,
             buf_printf(b, "%s %s = 0;\n", fpo_c_type(u->st->locals[l]->dt),
                        fpo_c_name(u->st->locals[l]->name));
         }
-    fpo_c_stmts(b, body, depth + 1, m->ctx, inner);
+    fpo_c_stmts(b, body, depth + 1, m->ctx, drop);
     ind(b, depth);
     buf_add(b, "}\n");
 }
@@ -132,7 +133,7 @@ static void add_pt(Points *ps, Unit *u, int first, int count) {
     ps->pt[ps->n++] = (Pt){u, first, count};
 }
 
-static void points(Buf *b, int depth, bool inner, void *arg) {
+static void points(Buf *b, int depth, unsigned drop, void *arg) {
     Points *ps = arg;
     if (ps->pre)
         for (const char *l = ps->pre; *l;) {
@@ -143,7 +144,7 @@ static void points(Buf *b, int depth, bool inner, void *arg) {
         }
     for (int k = 0; k < ps->n; k++) {
         ps->m->u = ps->pt[k].u;
-        emit_point(b, ps->m, ps->pt[k].u, ps->pt[k].first, ps->pt[k].count, depth, inner);
+        emit_point(b, ps->m, ps->pt[k].u, ps->pt[k].first, ps->pt[k].count, depth, drop);
     }
 }
 
@@ -251,28 +252,98 @@ static Unit *loop_unit(Block *bl, FGroup *G, int l) {
 /* A fused group: one parallel loop over the union of its K ranges; per level, its I-J loops
  * in order, each guarded by its own K range; with a row pipeline (pass_rows), one loop over
  * rows per level, loop l running the row lag[l] behind. */
-static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth) {
-    Unit *u0 = &bl->u[G->first];
-    ind(b, depth);
-    buf_printf(b, "{   /* fused: %d nests, K outermost */\n", G->count);
-    scalar_args(b, u0, G->count, depth + 1);
+/* The K ranges of a fused group's I-J loops (fpo_kb<l>, fpo_ke<l>) and their union. */
+static void fused_bounds(Buf *b, Block *bl, FGroup *G, int depth) {
     int nloops = bl->u[G->first + G->count - 1].loop + 1;
-    for (int l = 0; l < nloops; l++)
-        for (int i = 0; i < G->count; i++)
-            if (u0[i].loop == l) {
-                ind(b, depth + 1);
-                buf_printf(b, "const int64_t fpo_kb%d = %s, fpo_ke%d = %s;\n", l,
-                           bound(u0[i].box.lo[2]), l, bound(u0[i].box.hi[2]));
-                break;
-            }
-    ind(b, depth + 1);
+    for (int l = 0; l < nloops; l++) {
+        Unit *f = loop_unit(bl, G, l);
+        ind(b, depth);
+        buf_printf(b, "const int64_t fpo_kb%d = %s, fpo_ke%d = %s;\n", l, bound(f->box.lo[2]), l,
+                   bound(f->box.hi[2]));
+    }
+    ind(b, depth);
     buf_add(b, "int64_t fpo_klo = fpo_kb0, fpo_khi = fpo_ke0;\n");
     for (int l = 1; l < nloops; l++) {
-        ind(b, depth + 1);
+        ind(b, depth);
         buf_printf(b, "if (fpo_kb%d < fpo_klo) fpo_klo = fpo_kb%d;\n", l, l);
-        ind(b, depth + 1);
+        ind(b, depth);
         buf_printf(b, "if (fpo_ke%d > fpo_khi) fpo_khi = fpo_ke%d;\n", l, l);
     }
+}
+
+/* This thread's planes of a fused group: a whole level, or a ring of rows. */
+static void plane_views(Buf *b, Sched *s, Block *bl, FGroup *G, int depth) {
+    for (int x = s->nfparams; x < s->nslots; x++) {
+        if (s->store[x] != SK_PLANE)
+            continue;
+        bool here = false;
+        for (int i = G->first; i < G->first + G->count; i++)
+            here |= fpo_unit_acc(&bl->u[i], x) != NULL;
+        if (!here)
+            continue;
+        const char *t = fpo_c_type(s->slots[x]->dt);
+        ind(b, depth);
+        buf_printf(b, "const int64_t fpo_sj_fpo_v%d = p->hi[%d][0] - p->lo[%d][0];\n", x, x, x);
+        ind(b, depth);
+        if (s->ring[x])   /* a ring of rows: row j at j & (rows - 1) */
+            buf_printf(b, "%s *restrict fpo_v%d = (%s *)((char *)p->pool + p->off[%d] + "
+                          "(size_t)FPO_TID * p->bytes[%d]) - p->lo[%d][0];   /* ring of %d rows */\n",
+                       t, x, t, x, x, x, s->ring[x]);
+        else
+            buf_printf(b, "%s *restrict fpo_v%d = (%s *)((char *)p->pool + p->off[%d] + "
+                          "(size_t)FPO_TID * p->bytes[%d]) - (p->lo[%d][0] + p->lo[%d][1] * "
+                          "fpo_sj_fpo_v%d);\n",
+                       t, x, t, x, x, x, x, x);
+    }
+}
+
+/* I-J loop l of a fused group at level k: its whole box, or (with lags) its row
+ * fpo_r - lag[l], within `rows` when given (a joined group: this thread's rows). */
+static void fused_loop(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l, const char *rows,
+                       int d) {
+    Unit *u0 = &bl->u[G->first], *first = loop_unit(bl, G, l);
+    ind(b, d);
+    buf_printf(b, "if (k >= fpo_kb%d && k < fpo_ke%d) {\n", l, l);
+    /* Scalars of this loop. */
+    Buf pre = {0};
+    for (int x = s->nfparams; x < s->nslots; x++) {
+        if (s->store[x] != SK_SCALAR)
+            continue;
+        bool here = false;
+        for (int i = 0; i < G->count; i++)
+            here |= u0[i].loop == l && fpo_unit_acc(&u0[i], x);
+        if (here)
+            buf_printf(&pre, "%s fpo_v%d = 0;\n(void)fpo_v%d;\n", fpo_c_type(s->slots[x]->dt), x,
+                       x);
+    }
+    Points ps = {.m = m, .pre = pre.s};
+    for (int i = 0; i < G->count; i++) {
+        if (u0[i].loop != l)
+            continue;
+        Group *g = &u0[i].si->groups[u0[i].comp][u0[i].iv][u0[i].grp];
+        add_pt(&ps, &u0[i], g->first, g->count);
+    }
+    if (G->lag) {   /* one row: lag[l] behind the step */
+        ind(b, d + 1);
+        buf_printf(b, "const int64_t j = fpo_r - %d;\n", G->lag[l]);
+        ind(b, d + 1);
+        buf_printf(b, "if (j >= %s && j < %s%s) {\n", bound(first->box.lo[1]),
+                   bound(first->box.hi[1]), rows ? rows : "");
+        iloop(b, &ps, bound(first->box.lo[0]), bound(first->box.hi[0]), d + 2);
+        ind(b, d + 1);
+        buf_add(b, "}\n");
+    } else
+        ij_loops(b, &first->box, &ps, d + 1);
+    ind(b, d);
+    buf_add(b, "}\n");
+}
+
+static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth) {
+    ind(b, depth);
+    buf_printf(b, "{   /* fused: %d nests, K outermost */\n", G->count);
+    scalar_args(b, &bl->u[G->first], G->count, depth + 1);
+    int nloops = bl->u[G->first + G->count - 1].loop + 1;
+    fused_bounds(b, bl, G, depth + 1);
     if (G->lag) {   /* the row pipeline's steps: loop l runs row r - lag[l] at step r */
         for (int l = 0; l < nloops; l++) {
             Unit *f = loop_unit(bl, G, l);
@@ -292,29 +363,7 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
     omp(b, "parallel num_threads(p->nthreads)");
     ind(b, depth + 1);
     buf_add(b, "{\n");
-    /* Planes of this group: this thread's own. */
-    for (int x = s->nfparams; x < s->nslots; x++) {
-        if (s->store[x] != SK_PLANE)
-            continue;
-        bool here = false;
-        for (int i = 0; i < G->count; i++)
-            here |= fpo_unit_acc(&u0[i], x) != NULL;
-        if (!here)
-            continue;
-        const char *t = fpo_c_type(s->slots[x]->dt);
-        ind(b, depth + 2);
-        buf_printf(b, "const int64_t fpo_sj_fpo_v%d = p->hi[%d][0] - p->lo[%d][0];\n", x, x, x);
-        ind(b, depth + 2);
-        if (s->ring[x])   /* a ring of rows: row j at j & (rows - 1) */
-            buf_printf(b, "%s *restrict fpo_v%d = (%s *)((char *)p->pool + p->off[%d] + "
-                          "(size_t)FPO_TID * p->bytes[%d]) - p->lo[%d][0];   /* ring of %d rows */\n",
-                       t, x, t, x, x, x, s->ring[x]);
-        else
-            buf_printf(b, "%s *restrict fpo_v%d = (%s *)((char *)p->pool + p->off[%d] + "
-                          "(size_t)FPO_TID * p->bytes[%d]) - (p->lo[%d][0] + p->lo[%d][1] * "
-                          "fpo_sj_fpo_v%d);\n",
-                       t, x, t, x, x, x, x, x);
-    }
+    plane_views(b, s, bl, G, depth + 2);
     omp(b, "for schedule(static)");
     ind(b, depth + 2);
     buf_add(b, "for (int64_t k = fpo_klo; k < fpo_khi; k++) {\n");
@@ -325,43 +374,8 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
                    "pipeline */\n");
         d++;
     }
-    for (int l = 0; l < nloops; l++) {
-        Unit *first = loop_unit(bl, G, l);
-        ind(b, d);
-        buf_printf(b, "if (k >= fpo_kb%d && k < fpo_ke%d) {\n", l, l);
-        /* Scalars of this loop. */
-        Buf pre = {0};
-        for (int x = s->nfparams; x < s->nslots; x++) {
-            if (s->store[x] != SK_SCALAR)
-                continue;
-            bool here = false;
-            for (int i = 0; i < G->count; i++)
-                here |= u0[i].loop == l && fpo_unit_acc(&u0[i], x);
-            if (here)
-                buf_printf(&pre, "%s fpo_v%d = 0;\n(void)fpo_v%d;\n",
-                           fpo_c_type(s->slots[x]->dt), x, x);
-        }
-        Points ps = {.m = m, .pre = pre.s};
-        for (int i = 0; i < G->count; i++) {
-            if (u0[i].loop != l)
-                continue;
-            Group *g = &u0[i].si->groups[u0[i].comp][u0[i].iv][u0[i].grp];
-            add_pt(&ps, &u0[i], g->first, g->count);
-        }
-        if (G->lag) {   /* one row: lag[l] behind the step */
-            ind(b, d + 1);
-            buf_printf(b, "const int64_t j = fpo_r - %d;\n", G->lag[l]);
-            ind(b, d + 1);
-            buf_printf(b, "if (j >= %s && j < %s) {\n", bound(first->box.lo[1]),
-                       bound(first->box.hi[1]));
-            iloop(b, &ps, bound(first->box.lo[0]), bound(first->box.hi[0]), d + 2);
-            ind(b, d + 1);
-            buf_add(b, "}\n");
-        } else
-            ij_loops(b, &first->box, &ps, d + 1);
-        ind(b, d);
-        buf_add(b, "}\n");
-    }
+    for (int l = 0; l < nloops; l++)
+        fused_loop(b, s, m, bl, G, l, NULL, d);
     if (G->lag) {
         ind(b, depth + 3);
         buf_add(b, "}\n");
@@ -369,66 +383,77 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
     closes(b, depth, 3);
 }
 
-/* A column group: J rows in parallel; per row, each nest in order over its K range (in its
- * K order), I innermost. */
-static void emit_column(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth) {
+/* A column group's row range (fpo_jlo, fpo_jhi) and its nests' K ranges (fpo_cb<i>, fpo_ce<i>). */
+static void column_bounds(Buf *b, Block *bl, FGroup *G, int depth) {
     Unit *u0 = &bl->u[G->first];
     ind(b, depth);
-    buf_printf(b, "{   /* column by column: %d nests, J rows outermost */\n", G->count);
-    scalar_args(b, u0, G->count, depth + 1);
-    ind(b, depth + 1);
     buf_printf(b, "int64_t fpo_jlo = %s, fpo_jhi = %s;\n", bound(u0->box.lo[1]),
                bound(u0->box.hi[1]));
     for (int i = 0; i < G->count; i++) {
         Unit *u = &u0[i];
-        ind(b, depth + 1);
-        buf_printf(b, "const int64_t fpo_kb%d = %s, fpo_ke%d = %s;\n", i, bound(u->box.lo[2]), i,
+        ind(b, depth);
+        buf_printf(b, "const int64_t fpo_cb%d = %s, fpo_ce%d = %s;\n", i, bound(u->box.lo[2]), i,
                    bound(u->box.hi[2]));
         for (int g = 0; g < (u->grp < 0 ? u->si->ngroups[u->comp][u->iv] : 1); g++) {
             Extent x = u->grp < 0 ? u->si->groups[u->comp][u->iv][g].ext : (Extent){0, 0, 0, 0};
-            ind(b, depth + 1);
-            buf_printf(b, "if (%s < fpo_jlo) fpo_jlo = %s;\n",
-                       bound((DBound){u->box.lo[1].base, u->box.lo[1].off + x.jlo}),
-                       bound((DBound){u->box.lo[1].base, u->box.lo[1].off + x.jlo}));
-            ind(b, depth + 1);
-            buf_printf(b, "if (%s > fpo_jhi) fpo_jhi = %s;\n",
-                       bound((DBound){u->box.hi[1].base, u->box.hi[1].off + x.jhi}),
-                       bound((DBound){u->box.hi[1].base, u->box.hi[1].off + x.jhi}));
+            DBound lo = {u->box.lo[1].base, u->box.lo[1].off + x.jlo};
+            DBound hi = {u->box.hi[1].base, u->box.hi[1].off + x.jhi};
+            ind(b, depth);
+            buf_printf(b, "if (%s < fpo_jlo) fpo_jlo = %s;\n", bound(lo), bound(lo));
+            ind(b, depth);
+            buf_printf(b, "if (%s > fpo_jhi) fpo_jhi = %s;\n", bound(hi), bound(hi));
         }
     }
-    omp(b, "parallel for schedule(static) num_threads(p->nthreads)");
-    ind(b, depth + 1);
-    buf_add(b, "for (int64_t j = fpo_jlo; j < fpo_jhi; j++) {\n");
-    /* Strips of this group: this thread's row of every level (J stride 0), or for small nz
-     * the array itself. */
+}
+
+/* This thread's strips among the slots groups [g0, g0 + ng) touch: its row of every level (J
+ * stride 0; for small nz the array itself), or its ring of rows of every level. */
+static void strip_views(Buf *b, Sched *s, Block *bl, FGroup *g0, int ng, int depth) {
     for (int x = s->nfparams; x < s->nslots; x++) {
         bool here = false;
-        for (int i = 0; i < G->count; i++)
-            here |= fpo_unit_acc(&u0[i], x) != NULL;
+        for (int g = 0; g < ng; g++)
+            for (int i = g0[g].first; i < g0[g].first + g0[g].count; i++)
+                here |= fpo_unit_acc(&bl->u[i], x) != NULL;
         if (s->store[x] != SK_STRIP || !here)
             continue;
         const char *t = fpo_c_type(s->slots[x]->dt), *f = fpo_fmt("p->tmp[%d]", x - s->nfparams);
-        ind(b, depth + 2);
+        if (s->ring[x]) {   /* row j of level k at (j & (rows - 1)) * sj + k * sk */
+            ind(b, depth);
+            buf_printf(b, "const int64_t fpo_sj_fpo_v%d = p->hi[%d][0] - p->lo[%d][0], "
+                          "fpo_sk_fpo_v%d = %d * fpo_sj_fpo_v%d;\n", x, x, x, x, s->ring[x], x);
+            ind(b, depth);
+            buf_printf(b, "%s *restrict fpo_v%d = (%s *)((char *)p->pool + p->off[%d] + "
+                          "(size_t)FPO_TID * p->bytes[%d]) - (p->lo[%d][0] + p->lo[%d][2] * "
+                          "fpo_sk_fpo_v%d);   /* ring of %d rows of every level */\n",
+                       t, x, t, x, x, x, x, x, s->ring[x]);
+            continue;
+        }
+        ind(b, depth);
         buf_printf(b, "const int fpo_strip%d = nz >= %d;\n", x, s->strip_nz[x]);
-        ind(b, depth + 2);
+        ind(b, depth);
         buf_printf(b, "const int64_t fpo_sj_fpo_v%d = fpo_strip%d ? 0 : %s.stride[1], fpo_sk_fpo_v%d "
                       "= fpo_strip%d ? p->hi[%d][0] - p->lo[%d][0] : %s.stride[2];\n",
                    x, x, f, x, x, x, x, f);
-        ind(b, depth + 2);
+        ind(b, depth);
         buf_printf(b, "%s *restrict fpo_v%d = fpo_strip%d ? (%s *)((char *)p->pool + p->off[%d] + "
                       "(size_t)FPO_TID * p->bytes[%d]) - (p->lo[%d][0] + p->lo[%d][2] * "
                       "fpo_sk_fpo_v%d) : (%s *)%s.data - (%s.lo[0] + %s.lo[1] * fpo_sj_fpo_v%d + "
                       "%s.lo[2] * fpo_sk_fpo_v%d);\n",
                    t, x, x, t, x, x, x, x, x, t, f, f, f, x, f, x);
     }
+}
+
+/* Row j of a column group: each nest in order over its K range (in its K order), I innermost. */
+static void column_row(Buf *b, Sub *m, Block *bl, FGroup *G, int depth) {
+    Unit *u0 = &bl->u[G->first];
     for (int i = 0; i < G->count; i++) {
         Unit *u = &u0[i];
         m->u = u;
-        ind(b, depth + 2);
+        ind(b, depth);
         if (u->par || u->st->comps[u->comp].order == ORD_FORWARD)
-            buf_printf(b, "for (int64_t k = fpo_kb%d; k < fpo_ke%d; k++) {\n", i, i);
+            buf_printf(b, "for (int64_t k = fpo_cb%d; k < fpo_ce%d; k++) {\n", i, i);
         else
-            buf_printf(b, "for (int64_t k = fpo_ke%d - 1; k >= fpo_kb%d; k--) {\n", i, i);
+            buf_printf(b, "for (int64_t k = fpo_ce%d - 1; k >= fpo_cb%d; k--) {\n", i, i);
         int ngr = u->grp < 0 ? u->si->ngroups[u->comp][u->iv] : 1;
         for (int g = 0; g < ngr; g++) {
             Group *G2 = &u->si->groups[u->comp][u->iv][u->grp < 0 ? g : u->grp];
@@ -439,18 +464,101 @@ static void emit_column(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int dept
                 x.lo[1].off += G2->ext.jlo;
                 x.hi[1].off += G2->ext.jhi;
             }
-            ind(b, depth + 3);
+            ind(b, depth + 1);
             buf_printf(b, "if (j >= %s && j < %s) {\n", bound(x.lo[1]), bound(x.hi[1]));
             Points ps = {.m = m};
             add_pt(&ps, u, G2->first, G2->count);
-            iloop(b, &ps, bound(x.lo[0]), bound(x.hi[0]), depth + 4);
-            ind(b, depth + 3);
+            iloop(b, &ps, bound(x.lo[0]), bound(x.hi[0]), depth + 2);
+            ind(b, depth + 1);
             buf_add(b, "}\n");
         }
-        ind(b, depth + 2);
+        ind(b, depth);
         buf_add(b, "}\n");
     }
+}
+
+/* A column group: J rows in parallel; per row, each nest in order over its K range (in its
+ * K order), I innermost. */
+static void emit_column(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth) {
+    ind(b, depth);
+    buf_printf(b, "{   /* column by column: %d nests, J rows outermost */\n", G->count);
+    scalar_args(b, &bl->u[G->first], G->count, depth + 1);
+    column_bounds(b, bl, G, depth + 1);
+    omp(b, "parallel for schedule(static) num_threads(p->nthreads)");
+    ind(b, depth + 1);
+    buf_add(b, "for (int64_t j = fpo_jlo; j < fpo_jhi; j++) {\n");
+    strip_views(b, s, bl, G, 1, depth + 2);
+    column_row(b, m, bl, G, depth + 2);
     closes(b, depth, 2);
+}
+
+/* A fused group joined with the column group after it (pass_rows): each thread takes its
+ * share [fpo_c0, fpo_c1) of the column group's rows; per step r, every level of the fused
+ * group's pipeline (loop l: row r - lag[l], within the rows its readers need), then the
+ * column group's row r - lagc over all its levels. */
+static void emit_joined(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth) {
+    FGroup *C = G + 1;
+    int nloops = bl->u[G->first + G->count - 1].loop + 1;
+    ind(b, depth);
+    buf_printf(b, "{   /* rows outermost: fused group (%d nests) and column group (%d nests) "
+                  "joined */\n", G->count, C->count);
+    scalar_args(b, &bl->u[G->first], G->count + C->count, depth + 1);
+    fused_bounds(b, bl, G, depth + 1);
+    column_bounds(b, bl, C, depth + 1);
+    omp(b, "parallel num_threads(p->nthreads)");
+    ind(b, depth + 1);
+    buf_add(b, "{\n");
+    int d = depth + 2;
+    plane_views(b, s, bl, G, d);
+    strip_views(b, s, bl, G, 2, d);
+    ind(b, d);
+    buf_add(b, "/* this thread's rows of the column group, and the steps that compute them */\n");
+    ind(b, d);
+    buf_add(b, "const int64_t fpo_n = fpo_jhi - fpo_jlo, fpo_t = FPO_TID, fpo_nt = FPO_TEAM;\n");
+    ind(b, d);
+    buf_add(b, "const int64_t fpo_c0 = fpo_jlo + fpo_n * fpo_t / fpo_nt, "
+               "fpo_c1 = fpo_jlo + fpo_n * (fpo_t + 1) / fpo_nt;\n");
+    ind(b, d);
+    buf_printf(b, "int64_t fpo_rlo = fpo_c0 + %d, fpo_rhi = fpo_c1 + %d;\n", G->lagc, G->lagc);
+    for (int l = 0; l < nloops; l++) {
+        if (G->nhi[l] < G->nlo[l])
+            continue;
+        ind(b, d);
+        buf_printf(b, "if (fpo_c0 + %d < fpo_rlo) fpo_rlo = fpo_c0 + %d;\n", G->nlo[l] + G->lag[l],
+                   G->nlo[l] + G->lag[l]);
+        ind(b, d);
+        buf_printf(b, "if (fpo_c1 + %d > fpo_rhi) fpo_rhi = fpo_c1 + %d;\n", G->nhi[l] + G->lag[l],
+                   G->nhi[l] + G->lag[l]);
+    }
+    ind(b, d);
+    buf_add(b, "if (fpo_c1 <= fpo_c0)\n");
+    ind(b, d + 1);
+    buf_add(b, "fpo_rhi = fpo_rlo;   /* no rows for this thread */\n");
+    ind(b, d);
+    buf_add(b, "for (int64_t fpo_r = fpo_rlo; fpo_r < fpo_rhi; fpo_r++) {\n");
+    ind(b, d + 1);
+    buf_add(b, "for (int64_t k = fpo_klo; k < fpo_khi; k++) {\n");
+    for (int l = 0; l < nloops; l++) {
+        if (G->nhi[l] < G->nlo[l])
+            continue;
+        const char *rows = fpo_fmt(" && j >= fpo_c0 + %d && j < fpo_c1 + %d", G->nlo[l],
+                                   G->nhi[l]);
+        fused_loop(b, s, m, bl, G, l, rows, d + 2);
+    }
+    ind(b, d + 1);
+    buf_add(b, "}\n");
+    ind(b, d + 1);
+    buf_add(b, "{   /* the column group */\n");
+    ind(b, d + 2);
+    buf_printf(b, "const int64_t j = fpo_r - %d;\n", G->lagc);
+    ind(b, d + 2);
+    buf_add(b, "if (j >= fpo_c0 && j < fpo_c1) {\n");
+    column_row(b, m, bl, C, d + 3);
+    ind(b, d + 2);
+    buf_add(b, "}\n");
+    ind(b, d + 1);
+    buf_add(b, "}\n");
+    closes(b, depth, 3);
 }
 
 static Var **aliases(Sched *s) {
@@ -460,7 +568,7 @@ static Var **aliases(Sched *s) {
         Axes ax = s->store[x] == SK_PLANE ? AX_IJ : s->store[x] == SK_SCALAR ? AX_SCALAR : v->ax;
         /* a strip is a 3D view with J stride 0 (or the array itself, for small nz) */
         a[x] = new_var(fpo_fmt("fpo_v%d", x), v->loc, VK_TEMP, v->dt, ax);
-        a[x]->rows = s->store[x] == SK_PLANE ? s->ring[x] : 0;
+        a[x]->rows = s->store[x] == SK_PLANE || s->store[x] == SK_STRIP ? s->ring[x] : 0;
     }
     return a;
 }
@@ -590,7 +698,10 @@ void fpo_emit_block(Buf *b, Sched *s, Node *stages, int depth, const void *ctx) 
             ind(b, depth);
             buf_add(b, "const double fpo_tg = fpo_now();\n");
         }
-        if (G->fused)
+        if (G->join) {   /* this group and the next, a column group, as one */
+            emit_joined(b, s, &m, bl, G, depth);
+            g++, gno++;
+        } else if (G->fused)
             emit_fused(b, s, &m, bl, G, depth);
         else if (G->column)
             emit_column(b, s, &m, bl, G, depth);
@@ -658,18 +769,22 @@ void fpo_emit_pool(Buf *b, Sched *s) {
                                     s->ring[x] ? "plane per thread, a ring of rows"
                                                : "plane per thread",
                                     "scalar",
-                                    "strip per thread (an array when nz is small)"}[s->store[x]]);
+                                    s->ring[x] ? "ring of rows of every level, per thread"
+                                               : "strip per thread (an array when nz is small)"}
+                       [s->store[x]]);
         buf_printf(b, "    p->unfused_bytes += fpo_tmp_bytes(%s, %s, p->lo[%d], p->hi[%d]);\n",
                    dts[v->dt], axs[v->ax], x, x);
         if (s->store[x] == SK_SCALAR)
             continue;
         if (s->store[x] == SK_STRIP) {
             buf_printf(b, "    if (nz >= %d) {\n        p->bytes[%d] = fpo_dtype_size(%s) * (size_t)(p->hi[%d][0] - "
-                          "p->lo[%d][0]) * (size_t)(p->hi[%d][2] - p->lo[%d][2]);\n"
+                          "p->lo[%d][0]) * (size_t)(p->hi[%d][2] - p->lo[%d][2])%s;\n"
                           "        p->by_kind[3] += p->bytes[%d] * (size_t)p->nthreads;\n    } else {\n"
                           "        p->bytes[%d] = fpo_tmp_bytes(%s, %s, p->lo[%d], p->hi[%d]);\n"
                           "        p->by_kind[0] += p->bytes[%d];\n    }\n",
-                       s->strip_nz[x], x, dts[v->dt], x, x, x, x, x, x, dts[v->dt], axs[v->ax], x, x, x);
+                       s->strip_nz[x], x, dts[v->dt], x, x, x, x,
+                       s->ring[x] ? fpo_fmt(" * %d", s->ring[x]) : "", x, x, dts[v->dt],
+                       axs[v->ax], x, x, x);
             continue;
         }
         if (s->store[x] == SK_ARRAY)

@@ -29,6 +29,7 @@ static const char usage[] =
     "  --from-ir FILE       read the program IR from JSON instead of .fpo files\n"
     "  --mode fused|unfused fused (default): the optimizer's passes; unfused: the reference\n"
     "  --disable-pass NAME  switch a pass off (extent, fuse, column, merge, shrink, rows, pool); may repeat\n"
+    "  --enable-pass NAME   switch on a pass that is off by default (join); may repeat\n"
     "  --dump-ir-after NAME FILE  write the IR and the schedule as JSON after pass NAME\n"
     "  --dot FILE           write the fused schedule as a Graphviz picture\n"
     "  --report             print the schedule and memory summary (one line)\n"
@@ -110,10 +111,18 @@ static int parse_args(int argc, char **argv, Options *o) {
             o->report = true;
             continue;
         }
+        if (!strcmp(a, "--enable-pass")) {
+            int pass = i + 1 < argc ? fpo_pass_find(argv[i + 1]) : -1;
+            if (pass < 0 || fpo_pass_default[pass])
+                return usage_error("option '%s' needs a pass that is off by default: join", a);
+            o->pipe.en[pass] = true;
+            i++;
+            continue;
+        }
         if (!strcmp(a, "--disable-pass") || !strcmp(a, "--dump-ir-after")) {
             int pass = i + 1 < argc ? fpo_pass_find(argv[i + 1]) : -1;
             if (pass < 0)
-                return usage_error("option '%s' needs a pass: extent, fuse, column, merge, shrink, rows, pool", a);
+                return usage_error("option '%s' needs a pass: extent, fuse, column, merge, shrink, rows, join, pool", a);
             i++;
             if (a[2] == 'd' && a[3] == 'i') {
                 o->pipe.off[pass] = true;

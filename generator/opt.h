@@ -44,6 +44,10 @@ typedef struct FGroup {
     bool fused;            /* K outermost, level by level */
     bool column;           /* J rows outermost, K inside (pass_column) */
     int *lag;              /* pass_rows: per I-J loop, rows behind the first; NULL: loop by loop */
+    bool join;             /* pass_rows: runs with the next group (a column group), rows outermost */
+    int lagc;              /* joined: the column group's rows behind the first loop's */
+    int *nlo, *nhi;        /* joined: per I-J loop, rows it computes below and above a thread's
+                            * share of the column group's rows (nhi < nlo: none) */
 } FGroup;
 
 /* Consecutive ND_STAGES nodes of the program body (`stages`: the first). */
@@ -58,8 +62,8 @@ typedef struct Block {
 /* A strip is one J row of every level, per thread (column groups). */
 typedef enum { SK_ARRAY, SK_PLANE, SK_SCALAR, SK_STRIP } StoreKind;
 
-enum { PASS_EXTENT, PASS_FUSE, PASS_COLUMN, PASS_MERGE, PASS_SHRINK, PASS_ROWS, PASS_POOL,
-       PASS_COUNT };
+enum { PASS_EXTENT, PASS_FUSE, PASS_COLUMN, PASS_MERGE, PASS_SHRINK, PASS_ROWS, PASS_JOIN,
+       PASS_POOL, PASS_COUNT };
 
 /* Instrumentation compiled into run on request (--instrument). */
 typedef struct Instrument {
@@ -89,11 +93,21 @@ typedef struct Sched {
     Instrument ins;
 } Sched;
 
+/* How one I-J loop of a fused group touches a slot (sched.c). */
+typedef struct FTouch {
+    bool any, read, write;
+    int64_t jlo, jhi;      /* J offsets */
+} FTouch;
+
+enum { FPO_RING_MAX = 64 };   /* rings hold at most this many rows (else the whole plane) */
+
 /* sched.c */
 Sched *fpo_sched_new(Ir *ir, bool fused);
 int fpo_sched_slot(Sched *s, Var *v);
 Acc *fpo_unit_acc(Unit *u, int slot);
 bool fpo_dbound_eq(DBound a, DBound b);
+FTouch fpo_loop_touch(Block *b, FGroup *G, int l, int slot);
+int fpo_ring_rows(int64_t need);
 
 /* The passes, in pipeline order (each file says its contract). */
 void fpo_pass_extent(Sched *s);
@@ -102,17 +116,20 @@ void fpo_pass_column(Sched *s);
 void fpo_pass_merge(Sched *s);
 void fpo_pass_shrink(Sched *s);
 void fpo_pass_rows(Sched *s);
+void fpo_pass_join(Sched *s);
 void fpo_pass_pool(Sched *s);
 
 /* pipeline.c */
 typedef struct Pipeline {
     bool fused;              /* false: the unfused reference, no pass runs */
     bool off[PASS_COUNT];    /* passes switched off (--disable-pass) */
+    bool en[PASS_COUNT];     /* passes off by default switched on (--enable-pass) */
     int dump_after;          /* a pass, or -1 */
     char *dump;              /* out: the IR and schedule JSON after that pass */
     Instrument ins;
 } Pipeline;
 extern const char *const fpo_pass_names[PASS_COUNT];
+extern const bool fpo_pass_default[PASS_COUNT];   /* on unless switched off */
 int fpo_pass_find(const char *name);
 Sched *fpo_optimize(Ir *ir, Pipeline *pl);
 char *fpo_sched_json(Sched *s);
@@ -122,9 +139,11 @@ char *fpo_sched_dot(Sched *s);
 
 /* emit_c.c: C text of IR pieces, for emit_fused.c (ctx: emit_c's state, for region pruning) */
 void fpo_c_expr(Buf *b, Node *n);
-void fpo_c_stmts(Buf *b, Node *n, int indent, const void *ctx, bool inner);
-/* One point of an I loop: statements at `depth`; `inner`: the middle of a split loop. */
-typedef void FpoPointFn(Buf *b, int depth, bool inner, void *arg);
+/* Parts of a split loop: regions anchored at west/east (south/north) edges do not hold there. */
+enum { FPO_DROP_WE = 1, FPO_DROP_SN = 2 };
+void fpo_c_stmts(Buf *b, Node *n, int indent, const void *ctx, unsigned drop);
+/* One point of an I loop: statements at `depth`, leaving out the regions `drop` says. */
+typedef void FpoPointFn(Buf *b, int depth, unsigned drop, void *arg);
 void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char *ib,
                  const char *ie, int depth, FpoPointFn *point, void *arg);
 const char *fpo_c_dbound(DBound d);

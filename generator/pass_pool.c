@@ -13,9 +13,12 @@ static Life life(Sched *s, int slot) {
         for (int g = 0; g < s->blocks[k].ng; g++)
             for (int i = 0; i < s->blocks[k].g[g].count; i++)
                 if (fpo_unit_acc(&s->blocks[k].u[s->blocks[k].g[g].first + i], slot)) {
+                    /* a column group joined to the fused group before it runs with it */
+                    int at = g && s->blocks[k].g[g - 1].join ? g - 1 : g;
                     if (l.block < 0)
-                        l = (Life){k, g, g};
-                    l.g1 = g;
+                        l = (Life){k, at, at};
+                    l.g1 = at > l.g1 ? at : l.g1;
+                    l.g0 = at < l.g0 ? at : l.g0;
                 }
     return l;
 }
@@ -34,7 +37,8 @@ void fpo_pass_pool(Sched *s) {
         /* Join the first earlier owner of the same kind and dtype whose sharers all miss x. */
         for (int o = s->nfparams; o < x; o++) {
             if (s->share[o] != o || !s->covered[o] || s->store[o] != s->store[x] ||
-                s->slots[o]->dt != s->slots[x]->dt || l[o].block < 0)
+                s->slots[o]->dt != s->slots[x]->dt || l[o].block < 0 ||
+                s->strip_nz[o] != s->strip_nz[x])
                 continue;
             bool free = true;
             for (int y = s->nfparams; y < x && free; y++)

@@ -6,30 +6,6 @@
  * the first-level cache instead of streaming whole planes between loops. */
 #include "opt.h"
 
-enum { RING_MAX = 64 };   /* more rows than this in flight: the plane stays whole */
-
-/* How the loop `l` of group G touches `slot`: the union of its nests' accesses. */
-typedef struct Touch {
-    bool any, read, write;
-    int64_t jlo, jhi;
-} Touch;
-
-static Touch touch(Block *b, FGroup *G, int l, int slot) {
-    Touch t = {0};
-    for (int i = G->first; i < G->first + G->count; i++) {
-        Acc *a = b->u[i].loop == l ? fpo_unit_acc(&b->u[i], slot) : NULL;
-        if (!a)
-            continue;
-        if (!t.any || a->lo[1] < t.jlo)
-            t.jlo = a->lo[1];
-        if (!t.any || a->hi[1] > t.jhi)
-            t.jhi = a->hi[1];
-        t.any = true;
-        t.read |= a->read;
-        t.write |= a->write;
-    }
-    return t;
-}
 
 static void pipeline(Sched *s, Block *b, FGroup *G) {
     int nloops = b->u[G->first + G->count - 1].loop + 1;
@@ -43,7 +19,7 @@ static void pipeline(Sched *s, Block *b, FGroup *G) {
     for (int l = 1; l < nloops; l++)
         for (int a = 0; a < l; a++)
             for (int x = 0; x < s->nslots; x++) {
-                Touch ta = touch(b, G, a, x), tb = touch(b, G, l, x);
+                FTouch ta = fpo_loop_touch(b, G, a, x), tb = fpo_loop_touch(b, G, l, x);
                 if (!ta.any || !tb.any)
                     continue;
                 if (ta.write && lag[l] < lag[a] + tb.jhi)
@@ -61,22 +37,20 @@ static void pipeline(Sched *s, Block *b, FGroup *G) {
         bool here = false;
         int64_t need = 1;
         for (int w = 0; w < nloops; w++) {
-            Touch tw = touch(b, G, w, x);
+            FTouch tw = fpo_loop_touch(b, G, w, x);
             here |= tw.any;
             if (!tw.write)
                 continue;
             for (int t = 0; t < nloops; t++) {
-                Touch tt = touch(b, G, t, x);
+                FTouch tt = fpo_loop_touch(b, G, t, x);
                 if (tt.any && lag[t] - tt.jlo - lag[w] + 1 > need)
                     need = lag[t] - tt.jlo - lag[w] + 1;
             }
         }
         if (!here)
             continue;
-        int rows = 1;
-        while (rows < need)
-            rows *= 2;
-        s->ring[x] = rows <= RING_MAX ? rows : 0;
+        int rows = fpo_ring_rows(need);
+        s->ring[x] = rows <= FPO_RING_MAX ? rows : 0;
     }
 }
 

@@ -1,16 +1,17 @@
 /* pipeline.c: takes the IR and which passes are on, gives the optimized schedule: runs
- * extent, fuse, column, merge, shrink, rows, pool in that order; writes the schedule as JSON after any pass
+ * extent, fuse, column, merge, shrink, rows, join (off unless enabled), pool in that order; writes the schedule as JSON after any pass
  * (the IR JSON of ir_json.c with a "schedule" key added, which --from-ir ignores). */
 #include "opt.h"
 
 #include <string.h>
 
 const char *const fpo_pass_names[PASS_COUNT] = {"extent", "fuse", "column", "merge", "shrink",
-                                                 "rows", "pool"};
+                                                 "rows", "join", "pool"};
+const bool fpo_pass_default[PASS_COUNT] = {true, true, true, true, true, true, false, true};
 
 static void (*const pass_fns[PASS_COUNT])(Sched *) = {
     fpo_pass_extent, fpo_pass_fuse,  fpo_pass_column, fpo_pass_merge,
-    fpo_pass_shrink, fpo_pass_rows, fpo_pass_pool};
+    fpo_pass_shrink, fpo_pass_rows, fpo_pass_join, fpo_pass_pool};
 
 int fpo_pass_find(const char *name) {
     for (int p = 0; p < PASS_COUNT; p++)
@@ -42,9 +43,10 @@ char *fpo_sched_json(Sched *s) {
         Block *bl = &s->blocks[k];
         buf_printf(&b, "%s\n      {\"groups\": [", k ? "," : "");
         for (int g = 0; g < bl->ng; g++) {
-            buf_printf(&b, "%s\n        {\"fused\": %s, \"column\": %s, \"nests\": [",
+            buf_printf(&b, "%s\n        {\"fused\": %s, \"column\": %s, \"joined\": %s, "
+                           "\"nests\": [",
                        g ? "," : "", bl->g[g].fused ? "true" : "false",
-                       bl->g[g].column ? "true" : "false");
+                       bl->g[g].column ? "true" : "false", bl->g[g].join ? "true" : "false");
             for (int i = bl->g[g].first; i < bl->g[g].first + bl->g[g].count; i++) {
                 Unit *u = &bl->u[i];
                 buf_printf(&b, "%s\n          {\"stencil\": \"%s\", \"line\": %d, "
@@ -100,7 +102,7 @@ Sched *fpo_optimize(Ir *ir, Pipeline *pl) {
     Sched *s = fpo_sched_new(ir, pl->fused);
     s->ins = pl->ins;
     for (int p = 0; p < PASS_COUNT; p++) {
-        s->on[p] = pl->fused && !pl->off[p];
+        s->on[p] = pl->fused && (fpo_pass_default[p] ? !pl->off[p] : pl->en[p]);
         if (s->on[p])
             pass_fns[p](s);
         if (pl->dump_after == p)

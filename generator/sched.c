@@ -172,7 +172,7 @@ static void add_unit(Sched *s, Block *b, Node *stage, int stage_no, int comp, in
         scan_stmts(&sc, I->body, 0, n);
     }
     VPUSH(b->u, b->nu, u);
-    FGroup g = {b->nu - 1, 1, false, false, NULL};
+    FGroup g = {b->nu - 1, 1, false, false, NULL, false, 0, NULL, NULL};
     VPUSH(b->g, b->ng, g);
 }
 
@@ -245,4 +245,30 @@ Sched *fpo_sched_new(Ir *ir, bool fused) {
         s->share[i] = i;
     collect(s, ir->body);
     return s;
+}
+
+/* How I-J loop l of fused group G touches `slot`: the union of its nests' accesses. */
+FTouch fpo_loop_touch(Block *b, FGroup *G, int l, int slot) {
+    FTouch t = {0};
+    for (int i = G->first; i < G->first + G->count; i++) {
+        Acc *a = b->u[i].loop == l ? fpo_unit_acc(&b->u[i], slot) : NULL;
+        if (!a)
+            continue;
+        if (!t.any || a->lo[1] < t.jlo)
+            t.jlo = a->lo[1];
+        if (!t.any || a->hi[1] > t.jhi)
+            t.jhi = a->hi[1];
+        t.any = true;
+        t.read |= a->read;
+        t.write |= a->write;
+    }
+    return t;
+}
+
+/* The rows of a ring holding `need` rows: the next power of two (j masked). */
+int fpo_ring_rows(int64_t need) {
+    int rows = 1;
+    while (rows < need)
+        rows *= 2;
+    return rows;
 }

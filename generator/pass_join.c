@@ -1,0 +1,202 @@
+/* pass_join.c: takes the row pipelines (pass_rows), gives joined groups; off unless asked for
+ * (--enable-pass join): a fused group followed by a column group that reads what it writes,
+ * where the fused group writes only its own temporaries (planes, scalars, and arrays the
+ * column group alone reads, at I and J offset 0, all written before read in the same run) and
+ * touches nothing the column group writes, runs with it rows outermost: each thread takes its
+ * share of the column group's rows; per row step, every level of the pipeline, then the
+ * column group's row lagc behind. Each thread recomputes the rows of the fused group its first
+ * rows need (nlo, nhi: rows below and above its share); the temporaries between the two and
+ * the planes whose rows live over several steps become rings of rows of every level (strips
+ * with `ring` rows), so no array is left between them. */
+#include "opt.h"
+
+/* How the column group C touches `slot` (all its nests). */
+static FTouch ctouch(Block *b, FGroup *C, int slot) {
+    FTouch t = {0};
+    for (int i = C->first; i < C->first + C->count; i++) {
+        Acc *a = fpo_unit_acc(&b->u[i], slot);
+        if (!a)
+            continue;
+        for (int d = 0; d < 2; d++)
+            if (a->lo[d] || a->hi[d])
+                t.jhi = 1;   /* marks an offset in I or J (not allowed for links) */
+        t.any = true;
+        t.read |= a->read;
+        t.write |= a->write;
+    }
+    return t;
+}
+
+/* Whether `slot` is touched in block b outside groups g and g + 1. */
+static bool used_elsewhere(Block *b, int g, int slot) {
+    for (int h = 0; h < b->ng; h++)
+        if (h != g && h != g + 1)
+            for (int i = b->g[h].first; i < b->g[h].first + b->g[h].count; i++)
+                if (fpo_unit_acc(&b->u[i], slot))
+                    return true;
+    return false;
+}
+
+static int64_t at_nz(DBound d, int64_t nz) { return (d.base == DB_NZ ? nz : 0) + d.off; }
+
+static bool inside(DBound rlo, DBound rhi, DBound wlo, DBound whi) {
+    return rlo.base == wlo.base && rhi.base == whi.base && rlo.off >= wlo.off &&
+           rhi.off <= whi.off;
+}
+
+/* Whether the column group C reads of temporary x only what one plain write of the fused group
+ * G gives in the same run: one nest of G touches x, writing it with `x = e` at the current
+ * point; every read in C is inside its I-J box and, for every nz from 1 to 64 (bounds are 0 or
+ * nz plus small offsets: what holds at 64 holds above), inside its levels. */
+static bool link_ok(Block *b, FGroup *G, FGroup *C, int x) {
+    Unit *w = NULL;
+    for (int i = G->first; i < G->first + G->count; i++) {
+        Acc *a = fpo_unit_acc(&b->u[i], x);
+        if (!a)
+            continue;
+        if (w || !a->plain_first || !a->kconst || a->ij_only)
+            return false;
+        for (int d = 0; d < 3; d++)
+            if (a->lo[d] || a->hi[d])
+                return false;
+        w = &b->u[i];
+    }
+    if (!w)
+        return false;
+    for (int i = C->first; i < C->first + C->count; i++) {
+        Unit *u = &b->u[i];
+        Acc *a = fpo_unit_acc(u, x);
+        if (!a)
+            continue;
+        if (!a->kconst || a->lo[2] < -FPO_RING_MAX || a->hi[2] > FPO_RING_MAX)
+            return false;
+        SBox r = u->box;   /* widened by a sequential interval's statement groups */
+        for (int g = 0; u->grp < 0 && g < u->si->ngroups[u->comp][u->iv]; g++) {
+            Extent e = u->si->groups[u->comp][u->iv][g].ext;
+            if (r.lo[0].off > u->box.lo[0].off + e.ilo) r.lo[0].off = u->box.lo[0].off + e.ilo;
+            if (r.hi[0].off < u->box.hi[0].off + e.ihi) r.hi[0].off = u->box.hi[0].off + e.ihi;
+            if (r.lo[1].off > u->box.lo[1].off + e.jlo) r.lo[1].off = u->box.lo[1].off + e.jlo;
+            if (r.hi[1].off < u->box.hi[1].off + e.jhi) r.hi[1].off = u->box.hi[1].off + e.jhi;
+        }
+        for (int d = 0; d < 2; d++)
+            if (!inside(r.lo[d], r.hi[d], w->box.lo[d], w->box.hi[d]))
+                return false;
+        for (int64_t nz = 1; nz <= 64; nz++) {
+            int64_t kb = at_nz(r.lo[2], nz), ke = at_nz(r.hi[2], nz);
+            if (kb >= ke)
+                continue;
+            if (kb + a->lo[2] < at_nz(w->box.lo[2], nz) || ke + a->hi[2] > at_nz(w->box.hi[2], nz))
+                return false;
+        }
+    }
+    return true;
+}
+
+static void join(Sched *s, Block *b, int g) {
+    FGroup *G = &b->g[g], *C = &b->g[g + 1];
+    if (!G->fused || !C->column)
+        return;
+    int nloops = b->u[G->first + G->count - 1].loop + 1;
+    int *lag = G->lag ? G->lag : fpo_new(sizeof(int) * (size_t)nloops);
+    bool *link = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
+    int lagc = -1;
+    for (int x = 0; x < s->nslots; x++) {
+        FTouch tc = ctouch(b, C, x);
+        bool w = false, t = false;
+        for (int l = 0; l < nloops; l++) {
+            FTouch tl = fpo_loop_touch(b, G, l, x);
+            w |= tl.write;
+            t |= tl.any;
+            if (tl.write && tc.read && lag[l] > lagc)
+                lagc = lag[l];
+        }
+        if (tc.write && t)
+            return;   /* the fused group touches what the column group writes */
+        if (!w)
+            continue;
+        if (x < s->nfparams)
+            return;   /* writes a field */
+        if ((s->store[x] == SK_PLANE || s->store[x] == SK_SCALAR) && s->covered[x])
+            continue;
+        if (s->store[x] != SK_ARRAY || !tc.any || tc.write || tc.jhi || used_elsewhere(b, g, x) ||
+            !link_ok(b, G, C, x))
+            return;   /* a temporary not all its own */
+        link[x] = true;
+    }
+    if (lagc < 0)
+        return;   /* the column group reads nothing of the fused group */
+    /* Rows each loop computes for a thread's share [c0, c1) of the column group's rows:
+     * [c0 + nlo, c1 + nhi), from the rows its later readers need (the column group: its own). */
+    int *nlo = fpo_new(sizeof(int) * (size_t)nloops), *nhi = fpo_new(sizeof(int) * (size_t)nloops);
+    bool *need = fpo_new(sizeof(bool) * (size_t)nloops);
+    for (int l = nloops - 1; l >= 0; l--)
+        for (int x = 0; x < s->nslots; x++) {
+            if (!fpo_loop_touch(b, G, l, x).write)
+                continue;
+            if (ctouch(b, C, x).any) {
+                nlo[l] = need[l] && nlo[l] < 0 ? nlo[l] : 0;
+                nhi[l] = need[l] && nhi[l] > 0 ? nhi[l] : 0;
+                need[l] = true;
+            }
+            for (int m = l + 1; m < nloops; m++) {
+                FTouch tm = fpo_loop_touch(b, G, m, x);
+                if (!tm.any || !need[m])
+                    continue;
+                int lo = (int)(nlo[m] + tm.jlo), hi = (int)(nhi[m] + tm.jhi);
+                nlo[l] = need[l] && nlo[l] < lo ? nlo[l] : lo;
+                nhi[l] = need[l] && nhi[l] > hi ? nhi[l] : hi;
+                need[l] = true;
+            }
+        }
+    /* Rings of every level: row r of x is written at step r + lag[w], touched last at step
+     * r - jlo + lag[t] (the column group: r + lagc). */
+    int *rows = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
+    for (int x = s->nfparams; x < s->nslots; x++) {
+        if (s->store[x] != SK_PLANE && !link[x])
+            continue;
+        int64_t n = 1;
+        for (int w = 0; w < nloops; w++) {
+            if (!fpo_loop_touch(b, G, w, x).write)
+                continue;
+            for (int t = 0; t < nloops; t++) {
+                FTouch tt = fpo_loop_touch(b, G, t, x);
+                if (tt.any && lag[t] - tt.jlo - lag[w] + 1 > n)
+                    n = lag[t] - tt.jlo - lag[w] + 1;
+            }
+            if (link[x] && lagc - lag[w] + 1 > n)
+                n = lagc - lag[w] + 1;
+        }
+        rows[x] = fpo_ring_rows(n);
+        if (rows[x] > FPO_RING_MAX)
+            return;
+    }
+    for (int l = 0; l < nloops; l++)
+        if (!need[l])
+            nlo[l] = 0, nhi[l] = -1;   /* no row */
+    G->lag = lag;
+    G->join = true;
+    G->lagc = lagc;
+    G->nlo = nlo;
+    G->nhi = nhi;
+    for (int x = s->nfparams; x < s->nslots; x++) {
+        if (!rows[x])
+            continue;
+        if (rows[x] == 1 && !link[x]) {   /* written and read in one step and level: one row */
+            s->ring[x] = 1;
+            continue;
+        }
+        s->store[x] = SK_STRIP;
+        s->ring[x] = rows[x];
+        s->strip_nz[x] = 1;
+    }
+}
+
+void fpo_pass_join(Sched *s) {
+    /* Instrumented builds keep groups apart, so each check sees whole arrays. */
+    if (s->ins.nan || s->ins.nnegative || s->ins.trace || s->ins.progress || s->ins.timers)
+        return;
+    for (int k = 0; k < s->nblocks; k++)
+        for (int g = 0; g + 1 < s->blocks[k].ng; g++)
+            if (!(g && s->blocks[k].g[g - 1].join))
+                join(s, &s->blocks[k], g);
+}
