@@ -84,6 +84,12 @@ gen(0 -o "${DIR}/report" --report "${SOURCE}")
 if(NOT out MATCHES "9 temporaries: 1 arrays \\(8 B per point\\), 4 planes .*3 strips .*1 scalars.*unfused: 9 arrays, 72 B per point")
   message(FATAL_ERROR "--report: ${out}")
 endif()
+# A stencil called twice (rows.fpo's diff2): each call's temporary is its own, so both fit
+# one plane of the pipeline; no temporary is left an array.
+gen(0 -o "${DIR}/rows_report" --report "${ROWS_SOURCE}")
+if(NOT out MATCHES "3 temporaries: 0 arrays .* 3 planes")
+  message(FATAL_ERROR "--report of rows.fpo: ${out}")
+endif()
 gen(2 --disable-pass nosuch "${SOURCE}")
 gen(2 --mode sideways "${SOURCE}")
 # Zero cost: without --instrument, no check, clock or print is in the generated code.
