@@ -9,6 +9,9 @@
 #include "hand.h"
 #include "tp_ref.h"
 #include "tp_step.h"
+#ifdef FPO_BENCH_TP_HAND
+#include "tp_hand.h"
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,30 +93,84 @@ static double triad(size_t n, int reps) {
     return 3.0 * 8.0 * (double)n / best;
 }
 
-/* The example model's transport step (fvtp.fpo), fused and unfused, taking turns; fields
- * with a halo of 4 and one more point in I and J, smooth made-up values. Returns 0 when both
- * forms give the same bits. */
-static int bench_tp(int n, int nz, int steps, double *fused, double *unfused, size_t *mem_f,
-                    size_t *mem_u) {
-    const int h = 4;
+#ifdef FPO_BENCH_TP_HAND   /* the example model is built (its reference is the hand-written step) */
+/* The example model's transport step (fvtp.fpo's tp_step) on one n x n tile of nz levels:
+ * fused, unfused and by hand (tp_hand.c: the model's plain-C reference, level by level),
+ * taking turns. Inputs are smooth made-up fields in the model's layout; the FPO forms get q
+ * with the corners copied as the model's step copies them (qy: for the y-sweeps, q: then
+ * for the x-sweeps), which the reference does itself. After one step from the same start the
+ * three must give the same bits; after all steps fused and unfused must (the hand-written one
+ * then differs, since tp_step reads qy as given while the reference copies q's corners anew). */
+typedef struct tp_figures {
+    double fused, unfused, hand;   /* best step, seconds */
+    size_t mem_f, mem_u, mem_h;    /* temporaries, bytes */
+    int bad_u, bad_h;              /* outputs differ */
+} tp_figures;
+
+static double smooth(int i, int j, int k, int which) {
+    unsigned x = (unsigned)(i + 7) * 73856093u ^ (unsigned)(j + 7) * 19349663u ^
+                 (unsigned)(k + 1) * 83492791u ^ (unsigned)which * 2654435761u;
+    return (double)(x % 1000) / 1000.0;
+}
+
+static int bench_tp(int n, int nz, int steps, tp_figures *r) {
+    const int h = 4;   /* the FPO fields' halo (the hand-written layout has 3) */
     int64_t lo = -h, hi = n + h + 1;
     size_t plane = (size_t)(hi - lo) * (size_t)(hi - lo), n3 = plane * (size_t)nz;
-    double *f3[8], *f2[4];
+    tp_hand th;
+    if (tp_hand_open(&th, n, nz)) {
+        fprintf(stderr, "bench: tp: out of memory\n");
+        return 1;
+    }
+    const em_grid *g = &th.g;
+    const int eh = EM_TP_HALO;
+    /* Inputs of the hand-written form, over its whole layout. */
+    for (int k = 0; k < nz; k++)
+        for (int j = -eh; j < n + eh + 1; j++)
+            for (int i = -eh; i < n + eh + 1; i++) {
+                size_t at = (size_t)k * th.plane + EM_AT(g, i, j);
+                th.q[at] = 1.0 + 0.5 * smooth(i, j, k, 0);
+                th.crx[at] = 0.2 * (smooth(i, j, k, 1) - 0.5);   /* Courant numbers */
+                th.cry[at] = 0.2 * (smooth(i, j, k, 2) - 0.5);
+                th.xfx[at] = 0.1 * (smooth(i, j, k, 3) - 0.5);   /* volume fluxes */
+                th.yfx[at] = 0.1 * (smooth(i, j, k, 4) - 0.5);
+                if (k == 0) {
+                    size_t a2 = EM_AT(g, i, j);
+                    th.g.area[a2] = 1.0 + 0.01 * smooth(i, j, 0, 5);
+                    th.g.rarea[a2] = 1.0 / th.g.area[a2];
+                    th.g.dxa[a2] = 1.0 + 0.02 * smooth(i, j, 0, 6);
+                    th.g.dya[a2] = 1.0 + 0.02 * smooth(i, j, 0, 7);
+                }
+            }
+    /* The FPO forms' fields: the same values where both layouts have points (q and qy with
+     * the corners copied), 1 on the outermost ring only they have. */
+    double *f3[8], *f2[4], *ybuf = malloc(th.plane * sizeof(double)),
+                          *xbuf = malloc(th.plane * sizeof(double));
     for (int a = 0; a < 8; a++)
         f3[a] = malloc(n3 * sizeof(double));
     for (int a = 0; a < 4; a++)
         f2[a] = malloc(plane * sizeof(double));
-    for (size_t x = 0; x < n3; x++) {
-        double s = (double)((x * 2654435761u) % 1000) / 1000.0;
-        f3[0][x] = f3[1][x] = f3[7][x] = 1.0 + 0.5 * s;   /* q, qy, and q again for unfused */
-        f3[2][x] = f3[3][x] = 0.2 * (s - 0.5);            /* Courant numbers */
-        f3[4][x] = f3[5][x] = 0.1 * (s - 0.5);            /* volume fluxes */
-        f3[6][x] = f3[1][x];
-    }
-    for (size_t x = 0; x < plane; x++) {
-        f2[0][x] = 1.0 + 0.01 * (double)(x % 7);
-        f2[1][x] = 1.0 / f2[0][x];
-        f2[2][x] = f2[3][x] = 1.0 + 0.02 * (double)(x % 5);
+    const double *src3[6] = {NULL, NULL, th.crx, th.cry, th.xfx, th.yfx};
+    const double *src2[4] = {th.g.area, th.g.rarea, th.g.dxa, th.g.dya};
+    for (int k = 0; k < nz; k++) {
+        memcpy(ybuf, th.q + (size_t)k * th.plane, th.plane * sizeof(double));
+        em_copy_corners(g, ybuf, EM_YDIR);
+        memcpy(xbuf, ybuf, th.plane * sizeof(double));
+        em_copy_corners(g, xbuf, EM_XDIR);
+        for (int64_t j = lo; j < hi; j++)
+            for (int64_t i = lo; i < hi; i++) {
+                size_t at = (size_t)k * plane + (size_t)(j - lo) * (size_t)(hi - lo) +
+                            (size_t)(i - lo);
+                int in = i >= -eh && i < n + eh + 1 && j >= -eh && j < n + eh + 1;
+                size_t e = in ? EM_AT(g, i, j) : 0, e3 = (size_t)k * th.plane + e;
+                f3[0][at] = f3[7][at] = in ? xbuf[e] : 1.0;   /* q (fused, unfused) */
+                f3[1][at] = f3[6][at] = in ? ybuf[e] : 1.0;   /* qy */
+                for (int a = 2; a < 6; a++)
+                    f3[a][at] = in ? src3[a][e3] : 0.0;
+                if (k == 0)
+                    for (int a = 0; a < 4; a++)
+                        f2[a][at - (size_t)k * plane] = in ? src2[a][e] : 1.0;
+            }
     }
     fpo_field d3[8], d2[4];
     for (int a = 0; a < 8; a++)
@@ -130,7 +187,21 @@ static int bench_tp(int n, int nz, int steps, double *fused, double *unfused, si
         fprintf(stderr, "bench: tp: %s\n", err.msg);
         return 1;
     }
-    double *tf = malloc(sizeof(double) * (size_t)steps), *tu = malloc(sizeof(double) * (size_t)steps);
+    /* One step each from the same start: the three agree bit for bit. */
+    tp_step_run(pf, &err);
+    tp_ref_run(pu, &err);
+    tp_hand_step(&th);
+    r->bad_h = 0;
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++) {
+                size_t at = (size_t)k * plane + (size_t)(j - lo) * (size_t)(hi - lo) +
+                            (size_t)(i - lo);
+                double x = f3[0][at], y = th.q[(size_t)k * th.plane + EM_AT(g, i, j)];
+                r->bad_h += memcmp(&x, &y, sizeof x) != 0;
+            }
+    double *tf = malloc(sizeof(double) * (size_t)steps), *tu = malloc(sizeof(double) * (size_t)steps),
+           *thd = malloc(sizeof(double) * (size_t)steps);
     for (int s = 0; s < steps; s++) {
         double t0 = now();
         tp_step_run(pf, &err);
@@ -138,24 +209,32 @@ static int bench_tp(int n, int nz, int steps, double *fused, double *unfused, si
         t0 = now();
         tp_ref_run(pu, &err);
         tu[s] = now() - t0;
+        t0 = now();
+        tp_hand_step(&th);
+        thd[s] = now() - t0;
     }
-    *fused = best(tf, steps);
-    *unfused = best(tu, steps);
+    r->fused = best(tf, steps);
+    r->unfused = best(tu, steps);
+    r->hand = best(thd, steps);
     fpo_memory m;
     tp_step_memory(pf, &m);
-    *mem_f = m.pool_bytes;
+    r->mem_f = m.pool_bytes;
     tp_ref_memory(pu, &m);
-    *mem_u = m.pool_bytes;
-    int same = !memcmp(f3[0], f3[7], n3 * sizeof(double));
+    r->mem_u = m.pool_bytes;
+    r->mem_h = tp_hand_bytes(&th);
+    r->bad_u = memcmp(f3[0], f3[7], n3 * sizeof(double)) != 0;
     tp_step_close(pf);
     tp_ref_close(pu);
+    tp_hand_close(&th);
     for (int a = 0; a < 8; a++)
         free(f3[a]);
     for (int a = 0; a < 4; a++)
         free(f2[a]);
-    free(tf), free(tu);
-    return !same;
+    free(tf), free(tu), free(thd), free(xbuf), free(ybuf);
+    return r->bad_u || r->bad_h;
 }
+
+#endif
 
 #define CHECK(call)                                                                      \
     do {                                                                                 \
@@ -268,16 +347,30 @@ int main(int argc, char **argv) {
            1e3 * first, 1e3 * mf_med, 100.0 * (first - mf_med) / mf_med);
     printf("| fused == unfused == hand-written, bit for bit | %s, %s | yes |\n",
            same_u ? "yes" : "NO", same_h ? "yes" : "NO");
-    double tpf, tpu;
-    size_t tmf, tmu;
+    int tp_bad = 0;
+#ifdef FPO_BENCH_TP_HAND
+    tp_figures tp;
     int tp_n = quick ? 24 : 96, tp_nz = quick ? 8 : 64;
-    int tp_bad = bench_tp(tp_n, tp_nz, steps, &tpf, &tpu, &tmf, &tmu);
+    tp_bad = bench_tp(tp_n, tp_nz, steps, &tp);
+    /* What the step must move: q, qy, crx, cry, xfx, yfx read and q written (the 2D metrics
+     * are a plane each), and each array temporary written and read once. */
+    double tp_points = (double)tp_n * tp_n * tp_nz, tp_bytes = 8.0 * tp_points * 7.0;
     printf("| example model tp_step (fvtp.fpo, %d x %d x %d): fused / unfused | %.3f ms / %.3f ms "
-           "= %.2fx | >= 2.5x |\n", tp_n, tp_n, tp_nz, 1e3 * tpf, 1e3 * tpu, tpu / tpf);
-    printf("| example model tp_step: temporaries fused / unfused | %.2f MB / %.2f MB | |\n",
-           1e-6 * (double)tmf, 1e-6 * (double)tmu);
-    printf("| example model tp_step: fused == unfused, bit for bit | %s | yes |\n",
-           tp_bad ? "NO" : "yes");
+           "= %.2fx | >= 2.5x |\n", tp_n, tp_n, tp_nz, 1e3 * tp.fused, 1e3 * tp.unfused,
+           tp.unfused / tp.fused);
+    printf("| example model tp_step: hand-written C (example_model/fvtp.c) / fused | %.3f ms / "
+           "%.3f ms = %.2fx | >= 1.0x |\n", 1e3 * tp.hand, 1e3 * tp.fused, tp.hand / tp.fused);
+    printf("| example model tp_step: fused achieved bandwidth (%.0f bytes/point) | %.2f GB/s = "
+           "%.0f %% of triad | >= 70 %% |\n", tp_bytes / tp_points, 1e-9 * tp_bytes / tp.fused,
+           100.0 * tp_bytes / tp.fused / bw_stream);
+    printf("| example model tp_step: temporaries fused / unfused / hand-written | %.2f MB / %.2f "
+           "MB / %.2f MB | |\n", 1e-6 * (double)tp.mem_f, 1e-6 * (double)tp.mem_u,
+           1e-6 * (double)tp.mem_h);
+    printf("| example model tp_step: fused == unfused == hand-written, bit for bit | %s, %s | yes |\n",
+           tp.bad_u ? "NO" : "yes", tp.bad_h ? "NO" : "yes");
+#else
+    printf("| example model tp_step | not measured: the example model is not built | |\n");
+#endif
     chain_step_close(pf);
     chain_ref_close(pu);
     empty_close(pe);
