@@ -108,6 +108,7 @@ Acc *fpo_unit_acc(Unit *u, int slot);
 bool fpo_dbound_eq(DBound a, DBound b);
 FTouch fpo_loop_touch(Block *b, FGroup *G, int l, int slot);
 int fpo_ring_rows(int64_t need);
+bool fpo_call_local(Sched *s, int slot);
 
 /* The passes, in pipeline order (each file says its contract). */
 void fpo_pass_extent(Sched *s);

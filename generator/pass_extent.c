@@ -2,7 +2,8 @@
  * `covered` when all its uses lie in one block, its first loop nest sets it with a plain
  * `x = e` over a box, and every later nest reads it only inside that box (so no value is
  * carried between blocks or runs, and it need not outlive the block); a stencil's own
- * temporary is checked call by call, since each call of the stencil starts it anew. Then a PARALLEL nest that
+ * temporary is checked call by call, since each call of the stencil starts it anew (its calls
+ * may then lie in several blocks). Then a PARALLEL nest that
  * writes only covered temporaries computes only the points later nests read of them. */
 #include "opt.h"
 
@@ -10,10 +11,6 @@ static bool inside(DBound rlo, DBound rhi, DBound wlo, DBound whi) {
     return rlo.base == wlo.base && rhi.base == whi.base && rlo.off >= wlo.off &&
            rhi.off <= whi.off;
 }
-
-/* Whether `slot` is a stencil's own temporary: local to each call of the stencil, so each
- * call starts a new value (the slots after the program's parameters and temporaries). */
-static bool call_local(Sched *s, int slot) { return slot >= s->nfparams + s->ir->ntemps; }
 
 static bool covered(Sched *s, int slot) {
     Block *home = NULL;
@@ -24,12 +21,12 @@ static bool covered(Sched *s, int slot) {
             Acc *a = fpo_unit_acc(u, slot);
             if (!a)
                 continue;
-            if (home && home != &s->blocks[b])
-                return false;
+            if (home && home != &s->blocks[b] && !fpo_call_local(s, slot))
+                return false;   /* (a call lies in one block: a new block is a new call) */
             home = &s->blocks[b];
             if (!a->kconst || a->ij_only)
                 return false;
-            if (!w || (call_local(s, slot) && u->stage != w->stage)) {
+            if (!w || (fpo_call_local(s, slot) && u->stage != w->stage)) {
                 /* The first nest (of each call, for a stencil's temporary) writes it first,
                  * and reads only what it wrote. */
                 if (!a->plain_first || !u->par)
@@ -80,7 +77,7 @@ static void trim(Block *bl, int w, Sched *s) {
             continue;
         for (int r = w + 1; r < bl->nu; r++) {
             Acc *c = fpo_unit_acc(&bl->u[r], u->acc[a].slot);
-            if (c && call_local(s, u->acc[a].slot) && bl->u[r].stage != u->stage)
+            if (c && fpo_call_local(s, u->acc[a].slot) && bl->u[r].stage != u->stage)
                 break;   /* a later call's value of the stencil's temporary */
             if (!c || !c->read)
                 continue;

@@ -92,6 +92,16 @@ static bool link_ok(Block *b, FGroup *G, FGroup *C, int x) {
     return true;
 }
 
+/* Whether `slot` is touched anywhere but groups g and g + 1 of block b. */
+static bool used_anywhere_else(Sched *s, Block *b, int g, int slot) {
+    for (int k = 0; k < s->nblocks; k++)
+        if (&s->blocks[k] != b)
+            for (int i = 0; i < s->blocks[k].nu; i++)
+                if (fpo_unit_acc(&s->blocks[k].u[i], slot))
+                    return true;
+    return used_elsewhere(b, g, slot);
+}
+
 static void join(Sched *s, Block *b, int g) {
     FGroup *G = &b->g[g], *C = &b->g[g + 1];
     if (!G->fused || !C->column)
@@ -178,11 +188,15 @@ static void join(Sched *s, Block *b, int g) {
     G->lagc = lagc;
     G->nlo = nlo;
     G->nhi = nhi;
+    for (int x = s->nfparams; x < s->nslots; x++)
+        if (rows[x] > 1 && !link[x] && used_anywhere_else(s, b, g, x))
+            return;   /* a plane of other groups too (a stencil's temporary) */
     for (int x = s->nfparams; x < s->nslots; x++) {
         if (!rows[x])
             continue;
-        if (rows[x] == 1 && !link[x]) {   /* written and read in one step and level: one row */
-            s->ring[x] = 1;
+        if (rows[x] == 1 && !link[x]) {   /* written and read in one step and level: a plane */
+            if (!s->ring[x])
+                return;
             continue;
         }
         s->store[x] = SK_STRIP;

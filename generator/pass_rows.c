@@ -7,10 +7,18 @@
 #include "opt.h"
 
 
-static void pipeline(Sched *s, Block *b, FGroup *G) {
+/* `rows[x]`: the rows plane x needs as a ring in the groups so far; -1: the whole plane (a
+ * group without a pipeline uses it, or too many rows are in flight). */
+static void pipeline(Sched *s, Block *b, FGroup *G, int *rows) {
     int nloops = b->u[G->first + G->count - 1].loop + 1;
-    if (!G->fused || nloops < 2)
+    if (!G->fused)
         return;
+    if (nloops < 2) {   /* planes of a group without a pipeline stay whole */
+        for (int x = s->nfparams; x < s->nslots; x++)
+            if (s->store[x] == SK_PLANE && fpo_loop_touch(b, G, 0, x).any)
+                rows[x] = -1;
+        return;
+    }
     int *lag = fpo_new(sizeof(int) * (size_t)nloops);
     /* Row r of loop l runs at step r + lag[l]. Loop b after loop a: where a writes what b
      * reads at J offset up to hi, b's row r needs a's row r + hi done (lag[b] >= lag[a] + hi);
@@ -47,15 +55,18 @@ static void pipeline(Sched *s, Block *b, FGroup *G) {
                     need = lag[t] - tt.jlo - lag[w] + 1;
             }
         }
-        if (!here)
+        if (!here || rows[x] < 0)
             continue;
-        int rows = fpo_ring_rows(need);
-        s->ring[x] = rows <= FPO_RING_MAX ? rows : 0;
+        int r = fpo_ring_rows(need);   /* (a stencil's temporary may be a plane of several groups) */
+        rows[x] = r > FPO_RING_MAX ? -1 : r > rows[x] ? r : rows[x];
     }
 }
 
 void fpo_pass_rows(Sched *s) {
+    int *rows = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
     for (int k = 0; k < s->nblocks; k++)
         for (int g = 0; g < s->blocks[k].ng; g++)
-            pipeline(s, &s->blocks[k], &s->blocks[k].g[g]);
+            pipeline(s, &s->blocks[k], &s->blocks[k].g[g], rows);
+    for (int x = s->nfparams; x < s->nslots; x++)
+        s->ring[x] = rows[x] > 0 ? rows[x] : 0;
 }

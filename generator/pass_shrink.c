@@ -1,14 +1,16 @@
 /* pass_shrink.c: takes covered temporaries (pass_extent) and the groups, gives their storage:
- * a temporary used only within one fused group at K offset 0 becomes a plane per thread (one
- * level at a time), one used only at the current point of one I-J loop a scalar, and one used
- * only in one column group at I and J offset 0, every level read having been written before in
- * the same run, a strip per thread (one J row of every level). */
+ * a temporary used only within one fused group at K offset 0 (a stencil's own temporary:
+ * within one fused group per call) becomes a plane per thread (one level at a time), one used
+ * only at the current point of one I-J loop a scalar, and one used only in one column group at
+ * I and J offset 0, every level read having been written before in the same run, a strip per
+ * thread (one J row of every level). */
 #include "opt.h"
 
 static StoreKind shrink(Sched *s, int slot) {
     if (!s->covered[slot])
         return SK_ARRAY;
-    int group = -1, loop = -1;
+    int block = -1, group = -1, loop = -1;
+    Node *stage = NULL;
     bool scalar = true;
     for (int k = 0; k < s->nblocks; k++) {
         Block *b = &s->blocks[k];
@@ -19,14 +21,16 @@ static StoreKind shrink(Sched *s, int slot) {
                     continue;
                 if (!b->g[g].fused || a->lo[2] || a->hi[2] || !a->kconst)
                     return SK_ARRAY;
-                if (group >= 0 && group != g)
+                bool same = block == k && group == g;
+                /* one fused group; a stencil's own temporary: one per call */
+                if (group >= 0 && !same && !(fpo_call_local(s, slot) && b->u[i].stage != stage))
                     return SK_ARRAY;
-                if (loop >= 0 && loop != b->u[i].loop)
+                if (loop >= 0 && (!same || loop != b->u[i].loop))
                     scalar = false;
                 for (int d = 0; d < 2; d++)
                     if (a->lo[d] || a->hi[d])
                         scalar = false;
-                group = g;
+                block = k, group = g, stage = b->u[i].stage;
                 loop = b->u[i].loop;
             }
     }

@@ -272,3 +272,7 @@ int fpo_ring_rows(int64_t need) {
         rows *= 2;
     return rows;
 }
+
+/* Whether `slot` is a stencil's own temporary: local to each call of the stencil, so each call
+ * starts a new value (the slots after the program's parameters and temporaries). */
+bool fpo_call_local(Sched *s, int slot) { return slot >= s->nfparams + s->ir->ntemps; }
