@@ -185,7 +185,7 @@ function(fpo_add_program name)
     message(FATAL_ERROR "${where}: fpo-gen failed:\n${log}\n")
   endif()
   _fpo_read_plan("${plan}" outputs inputs report uses_halo program)
-  message(STATUS "${report}")
+  message(STATUS "${report} (target ${name}, ${arg_MODE})")
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${sources} ${inputs})
 
   # Build time: generate with the real generator target, so a rebuilt generator regenerates;
