@@ -1,6 +1,7 @@
-/* dot.c: takes the optimized schedule, gives a Graphviz picture of it: one box per fused group
- * (K outermost), one node per loop nest labelled with its stencil and .fpo line, nests sharing
- * an I-J loop side by side, edges from the nest writing a field to the next nests reading it. */
+/* dot.c: takes the optimized schedule, gives a Graphviz picture of it: one box per group (how
+ * it runs: K outermost, rows in a pipeline, joined), one node per loop nest labelled with its
+ * stencil, .fpo line and I-J loop (and lag), edges from the nest writing a field to the next
+ * nests reading it, labelled with the field's storage (and ring). */
 #include "opt.h"
 
 char *fpo_sched_dot(Sched *s) {
@@ -12,14 +13,19 @@ char *fpo_sched_dot(Sched *s) {
         Block *bl = &s->blocks[k];
         for (int g = 0; g < bl->ng; g++) {
             FGroup *G = &bl->g[g];
+            const char *how = G->join ? " (fused, joined with the next group, rows outermost)"
+                              : G->lag ? " (fused, K outermost, rows in a pipeline)"
+                              : G->fused ? " (fused, K outermost)"
+                              : G->column ? " (by columns, J rows outermost)" : "";
             buf_printf(&b, "  subgraph cluster_%d_%d {\n    label=\"block %d group %d%s\";\n", k, g,
-                       k, g, G->fused ? " (fused, K outermost)" : "");
+                       k, g, how);
             if (G->fused)
                 buf_add(&b, "    style=filled; color=lightgrey;\n");
             for (int i = G->first; i < G->first + G->count; i++) {
                 Unit *u = &bl->u[i];
-                buf_printf(&b, "    n%d_%d [label=\"%s:%d\\ncomp %d iv %d\\nloop %d\"%s];\n", k, i,
+                buf_printf(&b, "    n%d_%d [label=\"%s:%d\\ncomp %d iv %d\\nloop %d%s\"%s];\n", k, i,
                            u->st->name, u->stage->loc.line, u->comp + 1, u->iv + 1, u->loop,
+                           G->lag ? fpo_fmt(", %d rows behind", G->lag[u->loop]) : "",
                            u->par ? "" : ", shape=ellipse");
             }
             buf_add(&b, "  }\n");
@@ -34,9 +40,13 @@ char *fpo_sched_dot(Sched *s) {
                     Acc *r = fpo_unit_acc(&bl->u[j], w->slot);
                     if (r && r->read)
                         buf_printf(&b, "  n%d_%d -> n%d_%d [label=\"%s (%s)\"];\n", k, i, k, j,
-                                   s->slots[w->slot]->name, store[s->store[w->slot]]);
-                    if (r && r->write)
-                        break;
+                                   s->slots[w->slot]->name,
+                                   s->ring[w->slot] ? fpo_fmt("%s, ring of %d rows",
+                                                              store[s->store[w->slot]],
+                                                              s->ring[w->slot])
+                                                    : store[s->store[w->slot]]);
+                    if (r && r->write && r->plain_first)
+                        break;   /* overwritten whole (a write in a region keeps the rest) */
                 }
             }
     }
