@@ -68,6 +68,12 @@ _Noreturn void fpo_error_at(Loc loc, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* A warning: `file:line:col: warning: msg` and the caret line (unless quiet); goes on. */
+void fpo_warning_at(Loc loc, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 _Noreturn void fpo_error(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))

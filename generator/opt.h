@@ -120,6 +120,9 @@ void fpo_pass_rows(Sched *s);
 void fpo_pass_join(Sched *s);
 void fpo_pass_pool(Sched *s);
 
+/* check_domains.c: warnings on program temporaries read where no call writes them */
+void fpo_check_domains(Sched *s);
+
 /* pipeline.c */
 typedef struct Pipeline {
     bool fused;              /* false: the unfused reference, no pass runs */

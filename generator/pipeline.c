@@ -101,6 +101,7 @@ static char *dump(Sched *s) {
 Sched *fpo_optimize(Ir *ir, Pipeline *pl) {
     Sched *s = fpo_sched_new(ir, pl->fused);
     s->ins = pl->ins;
+    fpo_check_domains(s);
     for (int p = 0; p < PASS_COUNT; p++) {
         s->on[p] = pl->fused && (fpo_pass_default[p] ? !pl->off[p] : pl->en[p]);
         if (s->on[p])

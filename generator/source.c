@@ -121,6 +121,21 @@ void fpo_error_at(Loc loc, const char *fmt, ...) {
     fail();
 }
 
+void fpo_warning_at(Loc loc, const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (fpo_quiet)
+        return;
+    if (loc.file)
+        fprintf(stderr, "%s:%d:%d: warning: %s\n", loc.file->path, loc.line, loc.col, msg);
+    else
+        fprintf(stderr, "fpo-gen: warning: %s\n", msg);
+    print_line(loc);
+}
+
 void fpo_error(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);

@@ -126,3 +126,15 @@ if(NOT still STREQUAL c7 OR EXISTS "${WORK}/fail.d")
 endif()
 run(1 -o "${WORK}/gen" "${features}")
 expect_in(err "the files hold 2 programs; choose one with -p NAME")
+
+# A program temporary read where no call writes it: a warning naming the rows, exit 0, the
+# outputs written; a program whose calls cover what is read is quiet.
+run(0 -o "${WORK}/narrow" "${SRC}/narrow.fpo")
+expect_in(err "narrow.fpo:12:5: warning: 'g' is read at j = -1 .. ny, but the program's calls write it only at j = 0 .. ny")
+if(NOT EXISTS "${WORK}/narrow/narrow.all.c")
+  fail("a warning stopped the outputs")
+endif()
+run(0 -o "${WORK}/rows" "${SRC}/../programs/rows.fpo")
+if(err MATCHES "warning")
+  fail("rows.fpo: unexpected warning:\n${err}")
+endif()
