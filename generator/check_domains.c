@@ -25,19 +25,6 @@ static void widen(Span *s, DBound lo, DBound hi) {
         s->hi.off = hi.off;
 }
 
-/* The I-J points a nest computes: its box, widened by a sequential interval's groups. */
-static SBox points(Unit *u) {
-    SBox x = u->box;
-    for (int g = 0; u->grp < 0 && g < u->si->ngroups[u->comp][u->iv]; g++) {
-        Extent e = u->si->groups[u->comp][u->iv][g].ext;
-        if (x.lo[0].off > u->box.lo[0].off + e.ilo) x.lo[0].off = u->box.lo[0].off + e.ilo;
-        if (x.hi[0].off < u->box.hi[0].off + e.ihi) x.hi[0].off = u->box.hi[0].off + e.ihi;
-        if (x.lo[1].off > u->box.lo[1].off + e.jlo) x.lo[1].off = u->box.lo[1].off + e.jlo;
-        if (x.hi[1].off < u->box.hi[1].off + e.jhi) x.hi[1].off = u->box.hi[1].off + e.jhi;
-    }
-    return x;
-}
-
 static const char *range(DBound lo, DBound hi) {
     return fpo_fmt("%s .. %s", fpo_c_dbound(lo), fpo_c_dbound(hi));
 }
@@ -74,7 +61,7 @@ void fpo_check_domains(Sched *s) {
                 Acc *a = fpo_unit_acc(u, x);
                 if (!a || !a->write)
                     continue;
-                SBox p = points(u);
+                SBox p = fpo_unit_points(u);
                 for (int d = 0; d < 2; d++)
                     widen(&w[d], p.lo[d], p.hi[d]);
             }
@@ -85,7 +72,7 @@ void fpo_check_domains(Sched *s) {
                 if (!a || !a->read || (i && s->blocks[k].u[i - 1].stage == u->stage &&
                                        fpo_unit_acc(&s->blocks[k].u[i - 1], x)))
                     continue;   /* (one warning per call) */
-                SBox p = points(u);
+                SBox p = fpo_unit_points(u);
                 for (int d = 0; d < 2; d++) {
                     DBound lo = {p.lo[d].base, p.lo[d].off + a->lo[d]};
                     DBound hi = {p.hi[d].base, p.hi[d].off + a->hi[d]};

@@ -610,23 +610,8 @@ static const char *where(Loc l) {
     return fpo_fmt("%s:%d", l.file ? l.file->path : "?", l.line);
 }
 
-/* The box a nest writes: its box, widened by its groups' extents when sequential. */
-static SBox write_box(Unit *u) {
-    SBox x = u->box;
-    if (u->grp >= 0)
-        return x;
-    for (int g = 0; g < u->si->ngroups[u->comp][u->iv]; g++) {
-        Extent e = u->si->groups[u->comp][u->iv][g].ext;
-        if (x.lo[0].off > u->box.lo[0].off + e.ilo) x.lo[0].off = u->box.lo[0].off + e.ilo;
-        if (x.hi[0].off < u->box.hi[0].off + e.ihi) x.hi[0].off = u->box.hi[0].off + e.ihi;
-        if (x.lo[1].off > u->box.lo[1].off + e.jlo) x.lo[1].off = u->box.lo[1].off + e.jlo;
-        if (x.hi[1].off < u->box.hi[1].off + e.jhi) x.hi[1].off = u->box.hi[1].off + e.jhi;
-    }
-    return x;
-}
-
 static void emit_find(Buf *b, Sched *s, Unit *u, int x, const char *fn, const char *what) {
-    SBox w = write_box(u);
+    SBox w = fpo_unit_points(u);
     Loc l = writer_loc(s, u, x);
     const char *bx = fpo_fmt("%s, %s, %s, %s, %s, %s", bound(w.lo[0]), bound(w.hi[0]),
                              bound(w.lo[1]), bound(w.hi[1]), bound(w.lo[2]), bound(w.hi[2]));
@@ -658,7 +643,7 @@ static void emit_checks(Buf *b, Sched *s, Block *bl, FGroup *G, int gno) {
                     emit_find(b, s, u, x, fpo_fmt("fpo_find_neg_%s", sfx[v->dt]),
                               "negative value");
             if (n->trace) {
-                SBox w = write_box(u);
+                SBox w = fpo_unit_points(u);
                 buf_printf(b, "    if (%lld >= %s && %lld < %s && %lld >= %s && %lld < %s && %lld >= %s && "
                               "%lld < %s)\n",
                            (long long)n->at[0], bound(w.lo[0]), (long long)n->at[0], bound(w.hi[0]),

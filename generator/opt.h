@@ -109,6 +109,9 @@ bool fpo_dbound_eq(DBound a, DBound b);
 FTouch fpo_loop_touch(Block *b, FGroup *G, int l, int slot);
 int fpo_ring_rows(int64_t need);
 bool fpo_call_local(Sched *s, int slot);
+SBox fpo_unit_points(Unit *u);
+bool fpo_dbound_inside(DBound rlo, DBound rhi, DBound wlo, DBound whi);
+int64_t fpo_dbound_at(DBound d, int64_t nz);
 
 /* The passes, in pipeline order (each file says its contract). */
 void fpo_pass_extent(Sched *s);

@@ -7,11 +7,6 @@
  * writes only covered temporaries computes only the points later nests read of them. */
 #include "opt.h"
 
-static bool inside(DBound rlo, DBound rhi, DBound wlo, DBound whi) {
-    return rlo.base == wlo.base && rhi.base == whi.base && rlo.off >= wlo.off &&
-           rhi.off <= whi.off;
-}
-
 static bool covered(Sched *s, int slot) {
     Block *home = NULL;
     Unit *w = NULL;
@@ -38,9 +33,10 @@ static bool covered(Sched *s, int slot) {
                 continue;
             }
             for (int d = 0; d < 3; d++)
-                if (!inside((DBound){u->box.lo[d].base, u->box.lo[d].off + a->lo[d]},
-                            (DBound){u->box.hi[d].base, u->box.hi[d].off + a->hi[d]},
-                            w->box.lo[d], w->box.hi[d]))
+                if (!fpo_dbound_inside(
+                        (DBound){u->box.lo[d].base, u->box.lo[d].off + a->lo[d]},
+                        (DBound){u->box.hi[d].base, u->box.hi[d].off + a->hi[d]}, w->box.lo[d],
+                        w->box.hi[d]))
                     return false;
         }
     return w != NULL;

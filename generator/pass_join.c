@@ -11,15 +11,18 @@
 #include "opt.h"
 
 /* How the column group C touches `slot` (all its nests). */
-static FTouch ctouch(Block *b, FGroup *C, int slot) {
-    FTouch t = {0};
+typedef struct CTouch {
+    bool any, read, write, ij;   /* ij: at an I or J offset somewhere */
+} CTouch;
+
+static CTouch ctouch(Block *b, FGroup *C, int slot) {
+    CTouch t = {0};
     for (int i = C->first; i < C->first + C->count; i++) {
         Acc *a = fpo_unit_acc(&b->u[i], slot);
         if (!a)
             continue;
         for (int d = 0; d < 2; d++)
-            if (a->lo[d] || a->hi[d])
-                t.jhi = 1;   /* marks an offset in I or J (not allowed for links) */
+            t.ij |= a->lo[d] || a->hi[d];
         t.any = true;
         t.read |= a->read;
         t.write |= a->write;
@@ -35,13 +38,6 @@ static bool used_elsewhere(Block *b, int g, int slot) {
                 if (fpo_unit_acc(&b->u[i], slot))
                     return true;
     return false;
-}
-
-static int64_t at_nz(DBound d, int64_t nz) { return (d.base == DB_NZ ? nz : 0) + d.off; }
-
-static bool inside(DBound rlo, DBound rhi, DBound wlo, DBound whi) {
-    return rlo.base == wlo.base && rhi.base == whi.base && rlo.off >= wlo.off &&
-           rhi.off <= whi.off;
 }
 
 /* Whether the column group C reads of temporary x only what one plain write of the fused group
@@ -70,22 +66,15 @@ static bool link_ok(Block *b, FGroup *G, FGroup *C, int x) {
             continue;
         if (!a->kconst || a->lo[2] < -FPO_RING_MAX || a->hi[2] > FPO_RING_MAX)
             return false;
-        SBox r = u->box;   /* widened by a sequential interval's statement groups */
-        for (int g = 0; u->grp < 0 && g < u->si->ngroups[u->comp][u->iv]; g++) {
-            Extent e = u->si->groups[u->comp][u->iv][g].ext;
-            if (r.lo[0].off > u->box.lo[0].off + e.ilo) r.lo[0].off = u->box.lo[0].off + e.ilo;
-            if (r.hi[0].off < u->box.hi[0].off + e.ihi) r.hi[0].off = u->box.hi[0].off + e.ihi;
-            if (r.lo[1].off > u->box.lo[1].off + e.jlo) r.lo[1].off = u->box.lo[1].off + e.jlo;
-            if (r.hi[1].off < u->box.hi[1].off + e.jhi) r.hi[1].off = u->box.hi[1].off + e.jhi;
-        }
+        SBox r = fpo_unit_points(u);
         for (int d = 0; d < 2; d++)
-            if (!inside(r.lo[d], r.hi[d], w->box.lo[d], w->box.hi[d]))
+            if (!fpo_dbound_inside(r.lo[d], r.hi[d], w->box.lo[d], w->box.hi[d]))
                 return false;
         for (int64_t nz = 1; nz <= 64; nz++) {
-            int64_t kb = at_nz(r.lo[2], nz), ke = at_nz(r.hi[2], nz);
+            int64_t kb = fpo_dbound_at(r.lo[2], nz), ke = fpo_dbound_at(r.hi[2], nz);
             if (kb >= ke)
                 continue;
-            if (kb + a->lo[2] < at_nz(w->box.lo[2], nz) || ke + a->hi[2] > at_nz(w->box.hi[2], nz))
+            if (kb + a->lo[2] < fpo_dbound_at(w->box.lo[2], nz) || ke + a->hi[2] > fpo_dbound_at(w->box.hi[2], nz))
                 return false;
         }
     }
@@ -111,7 +100,7 @@ static void join(Sched *s, Block *b, int g) {
     bool *link = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
     int lagc = -1;
     for (int x = 0; x < s->nslots; x++) {
-        FTouch tc = ctouch(b, C, x);
+        CTouch tc = ctouch(b, C, x);
         bool w = false, t = false;
         for (int l = 0; l < nloops; l++) {
             FTouch tl = fpo_loop_touch(b, G, l, x);
@@ -128,7 +117,7 @@ static void join(Sched *s, Block *b, int g) {
             return;   /* writes a field */
         if ((s->store[x] == SK_PLANE || s->store[x] == SK_SCALAR) && s->covered[x])
             continue;
-        if (s->store[x] != SK_ARRAY || !tc.any || tc.write || tc.jhi || used_elsewhere(b, g, x) ||
+        if (s->store[x] != SK_ARRAY || !tc.any || tc.write || tc.ij || used_elsewhere(b, g, x) ||
             !link_ok(b, G, C, x))
             return;   /* a temporary not all its own */
         link[x] = true;

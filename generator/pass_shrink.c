@@ -39,8 +39,6 @@ static StoreKind shrink(Sched *s, int slot) {
 
 enum { STRIP_NZ_MAX = 64, STRIP_OFF_MAX = 16 };
 
-static int64_t at_nz(DBound d, int64_t nz) { return (d.base == DB_NZ ? nz : 0) + d.off; }
-
 /* Whether, at this nz, every level the group's nests read of `slot` was written before (in the
  * order a column runs them: nest by nest, each over its K range in its order). */
 static bool levels_written(Block *bl, FGroup *G, int slot, int64_t nz) {
@@ -51,7 +49,7 @@ static bool levels_written(Block *bl, FGroup *G, int slot, int64_t nz) {
         Acc *a = fpo_unit_acc(u, slot);
         if (!a)
             continue;
-        int64_t kb = at_nz(u->box.lo[2], nz), ke = at_nz(u->box.hi[2], nz);
+        int64_t kb = fpo_dbound_at(u->box.lo[2], nz), ke = fpo_dbound_at(u->box.hi[2], nz);
         bool down = !u->par && u->st->comps[u->comp].order == ORD_BACKWARD;
         for (int64_t n = 0; n < ke - kb; n++) {
             int64_t k = down ? ke - 1 - n : kb + n;

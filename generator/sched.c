@@ -276,3 +276,27 @@ int fpo_ring_rows(int64_t need) {
 /* Whether `slot` is a stencil's own temporary: local to each call of the stencil, so each call
  * starts a new value (the slots after the program's parameters and temporaries). */
 bool fpo_call_local(Sched *s, int slot) { return slot >= s->nfparams + s->ir->ntemps; }
+
+/* The I-J points nest u computes: its box, widened by a sequential interval's statement groups
+ * (each group of a FORWARD / BACKWARD interval has its own extent). */
+SBox fpo_unit_points(Unit *u) {
+    SBox x = u->box;
+    for (int g = 0; u->grp < 0 && g < u->si->ngroups[u->comp][u->iv]; g++) {
+        Extent e = u->si->groups[u->comp][u->iv][g].ext;
+        if (x.lo[0].off > u->box.lo[0].off + e.ilo) x.lo[0].off = u->box.lo[0].off + e.ilo;
+        if (x.hi[0].off < u->box.hi[0].off + e.ihi) x.hi[0].off = u->box.hi[0].off + e.ihi;
+        if (x.lo[1].off > u->box.lo[1].off + e.jlo) x.lo[1].off = u->box.lo[1].off + e.jlo;
+        if (x.hi[1].off < u->box.hi[1].off + e.jhi) x.hi[1].off = u->box.hi[1].off + e.jhi;
+    }
+    return x;
+}
+
+/* Whether [rlo, rhi) lies inside [wlo, whi): only when the bases agree (no symbolic order
+ * between 0, nx, ny and nz). */
+bool fpo_dbound_inside(DBound rlo, DBound rhi, DBound wlo, DBound whi) {
+    return rlo.base == wlo.base && rhi.base == whi.base && rlo.off >= wlo.off &&
+           rhi.off <= whi.off;
+}
+
+/* A bound's value at a given nz (0- or nz-based bounds of the K axis). */
+int64_t fpo_dbound_at(DBound d, int64_t nz) { return (d.base == DB_NZ ? nz : 0) + d.off; }
