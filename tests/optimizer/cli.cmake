@@ -90,11 +90,11 @@ gen(0 -o "${DIR}/rows_report" --report "${ROWS_SOURCE}")
 if(NOT out MATCHES "3 temporaries: 0 arrays .* 3 planes")
   message(FATAL_ERROR "--report of rows.fpo: ${out}")
 endif()
-# The example model's step: copy_corners splits it into three groups, and its PPM stencils
-# are called in two of them; their temporaries are planes all the same (call by call), only
-# the program's four temporaries that cross the groups stay arrays.
+# The example model's step: copy_corners splits it into two groups, and its PPM stencils
+# are called in both; their temporaries are planes all the same (call by call), only the
+# program's two temporaries that cross the groups (fx, fy2) stay arrays.
 gen(0 -o "${DIR}/step_report" --report -p em_step "${STEP_SOURCE}")
-if(NOT out MATCHES "3 groups .* 19 temporaries: 4 arrays .* 15 planes")
+if(NOT out MATCHES "2 groups .* 19 temporaries: 2 arrays .* 17 planes")
   message(FATAL_ERROR "--report of step.fpo: ${out}")
 endif()
 gen(2 --disable-pass nosuch "${SOURCE}")
