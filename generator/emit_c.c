@@ -466,16 +466,38 @@ static void emit_stmts(Emit *e, Node *n) {
         emit_stmt(e, n);
 }
 
-/* For emit_fused.c: statements in the state `ctx` (an Emit: the variant's class) gives,
- * expressions, names; `drop`: the part of a split loop they run in (fpo_c_iloop). */
-void fpo_c_stmts(Buf *b, Node *n, int indent, const void *ctx, unsigned drop) {
+/* Whether statements or expressions n mention v. */
+static bool uses(Node *n, Var *v) {
+    for (; n; n = n->next)
+        if (n->var == v || uses(n->lhs, v) || uses(n->rhs, v) || uses(n->cond, v) ||
+            uses(n->then, v) || uses(n->els, v) || uses(n->body, v) || uses(n->args, v) ||
+            uses(n->kexpr, v))
+            return true;
+    return false;
+}
+
+/* A group's statements `body` at one point, at e's indent: the stencil's per-point locals
+ * they use, declared, then the statements (e->drop: regions left out in this part of a split
+ * loop). */
+static void emit_point_body(Emit *e, Decl *st, Node *body) {
+    for (int l = 0; l < st->nlocals; l++)
+        if (uses(body, st->locals[l])) {
+            ind(e);
+            buf_printf(e->b, "%s %s = 0;\n", c_types[st->locals[l]->dt], cname(st->locals[l]->name));
+        }
+    emit_stmts(e, body);
+}
+
+/* For emit_fused.c: the statements `body` of stencil st at one point, in the state `ctx` (an
+ * Emit: the variant's class) gives; `drop`: the part of a split loop they run in
+ * (fpo_c_iloop). */
+void fpo_c_point(Buf *b, Decl *st, Node *body, int indent, const void *ctx, unsigned drop) {
     Emit e = *(const Emit *)ctx;
     e.b = b;
     e.indent = indent;
     e.drop = drop;
-    emit_stmts(&e, n);
+    emit_point_body(&e, st, body);
 }
-
 /* ---- I loops split at tile-edge regions ---- */
 
 /* Add to the bounds of the middle part the regions of `n` anchored at a west or east edge
@@ -526,8 +548,7 @@ static void jsplit_cond(Emit *e, Node *n, int *nr, const char **sep) {
  * row leaves out already. */
 static void isplit(Emit *e, Buf *b, Node **bodies, int nbodies, const char *ib, const char *ie,
                    int depth, unsigned drop, FpoPointFn *point, void *arg) {
-    e->b = b;
-    Buf bounds = {0};
+    Buf bounds = {0};   /* the bounds' tests, written before the loops */
     e->b = &bounds;
     e->indent = depth + 1;
     int nr = 0;
@@ -615,16 +636,6 @@ void fpo_c_expr(Buf *b, Node *n) {
 }
 
 const char *fpo_c_type(DType dt) { return c_types[dt]; }
-const char *fpo_c_name(const char *name) { return cname(name); }
-
-static bool uses(Node *n, Var *v) {
-    for (; n; n = n->next)
-        if (n->var == v || uses(n->lhs, v) || uses(n->rhs, v) || uses(n->cond, v) ||
-            uses(n->then, v) || uses(n->els, v) || uses(n->body, v) || uses(n->args, v) ||
-            uses(n->kexpr, v))
-            return true;
-    return false;
-}
 
 static bool has_region(Node *n) {
     for (; n; n = n->next)
@@ -703,15 +714,10 @@ typedef struct GroupPoint {
 static void group_point(Buf *b, int depth, unsigned drop, void *arg) {
     GroupPoint *gp = arg;
     Emit *e = gp->e;
+    (void)b;   /* e->b */
     e->indent = depth;
-    for (int l = 0; l < e->st->nlocals; l++)
-        if (uses(gp->first, e->st->locals[l])) {
-            ind(e);
-            buf_printf(b, "%s %s = 0;\n", c_types[e->st->locals[l]->dt],
-                       cname(e->st->locals[l]->name));
-        }
     e->drop = drop;
-    emit_stmts(e, gp->first);
+    emit_point_body(e, e->st, gp->first);
     e->drop = 0;
 }
 

@@ -63,15 +63,6 @@ static Node *clone(Sub *m, Node *n) {
     return c;
 }
 
-static bool mentions(Node *n, Var *v) {
-    for (; n; n = n->next)
-        if (n->var == v || mentions(n->lhs, v) || mentions(n->rhs, v) || mentions(n->cond, v) ||
-            mentions(n->then, v) || mentions(n->els, v) || mentions(n->body, v) ||
-            mentions(n->args, v) || mentions(n->kexpr, v))
-            return true;
-    return false;
-}
-
 /* Statements [first, first + count) of an interval, cloned for this call. */
 static Node *stmts(Sub *m, Interval *iv, int first, int count) {
     Node *n = iv->body;
@@ -95,13 +86,7 @@ static void emit_point(Buf *b, Sub *m, Unit *u, int first, int count, int depth,
     Node *body = stmts(m, iv, first, count);
     ind(b, depth);
     buf_printf(b, "{   /* %s */\n", u->st->name);
-    for (int l = 0; l < u->st->nlocals; l++)
-        if (mentions(body, u->st->locals[l])) {
-            ind(b, depth + 1);
-            buf_printf(b, "%s %s = 0;\n", fpo_c_type(u->st->locals[l]->dt),
-                       fpo_c_name(u->st->locals[l]->name));
-        }
-    fpo_c_stmts(b, body, depth + 1, m->ctx, drop);
+    fpo_c_point(b, u->st, body, depth + 1, m->ctx, drop);
     ind(b, depth);
     buf_add(b, "}\n");
 }
@@ -196,6 +181,17 @@ static void omp(Buf *b, const char *what) {
     buf_printf(b, "#ifdef _OPENMP\n#pragma omp %s\n#endif\n", what);
 }
 
+/* The points statement group G of a sequential nest u computes: u's box widened by G's
+ * extent. */
+static SBox group_box(Unit *u, Group *G) {
+    SBox x = u->box;
+    x.lo[0].off += G->ext.ilo;
+    x.hi[0].off += G->ext.ihi;
+    x.lo[1].off += G->ext.jlo;
+    x.hi[1].off += G->ext.jhi;
+    return x;
+}
+
 /* A nest the unfused way: PARALLEL over K and J, or K in order with J shared. */
 static void emit_plain(Buf *b, Sub *m, Unit *u, int depth) {
     Interval *iv = &u->st->comps[u->comp].ivs[u->iv];
@@ -223,11 +219,7 @@ static void emit_plain(Buf *b, Sub *m, Unit *u, int depth) {
             buf_add(b, "for (int64_t k = fpo_ke - 1; k >= fpo_kb; k--) {\n");
         for (int g = 0; g < u->si->ngroups[u->comp][u->iv]; g++) {
             Group *G = &u->si->groups[u->comp][u->iv][g];
-            SBox x = u->box;
-            x.lo[0].off += G->ext.ilo;
-            x.hi[0].off += G->ext.ihi;
-            x.lo[1].off += G->ext.jlo;
-            x.hi[1].off += G->ext.jhi;
+            SBox x = group_box(u, G);
             omp(b, "for");
             Points ps = {.m = m};
             add_pt(&ps, u, G->first, G->count);
@@ -457,13 +449,7 @@ static void column_row(Buf *b, Sub *m, Block *bl, FGroup *G, int depth) {
         int ngr = u->grp < 0 ? u->si->ngroups[u->comp][u->iv] : 1;
         for (int g = 0; g < ngr; g++) {
             Group *G2 = &u->si->groups[u->comp][u->iv][u->grp < 0 ? g : u->grp];
-            SBox x = u->box;
-            if (u->grp < 0) {
-                x.lo[0].off += G2->ext.ilo;
-                x.hi[0].off += G2->ext.ihi;
-                x.lo[1].off += G2->ext.jlo;
-                x.hi[1].off += G2->ext.jhi;
-            }
+            SBox x = u->grp < 0 ? group_box(u, G2) : u->box;
             ind(b, depth + 1);
             buf_printf(b, "if (j >= %s && j < %s) {\n", bound(x.lo[1]), bound(x.hi[1]));
             Points ps = {.m = m};

@@ -95,7 +95,7 @@ typedef struct Sched {
 
 /* How one I-J loop of a fused group touches a slot (sched.c). */
 typedef struct FTouch {
-    bool any, read, write;
+    bool any, write;
     int64_t jlo, jhi;      /* J offsets */
 } FTouch;
 
@@ -107,6 +107,7 @@ int fpo_sched_slot(Sched *s, Var *v);
 Acc *fpo_unit_acc(Unit *u, int slot);
 bool fpo_dbound_eq(DBound a, DBound b);
 FTouch fpo_loop_touch(Block *b, FGroup *G, int l, int slot);
+int64_t fpo_ring_need(Block *b, FGroup *G, const int *lag, int x, int lagc);
 int fpo_ring_rows(int64_t need);
 bool fpo_call_local(Sched *s, int slot);
 SBox fpo_unit_points(Unit *u);
@@ -148,14 +149,13 @@ char *fpo_sched_dot(Sched *s);
 void fpo_c_expr(Buf *b, Node *n);
 /* Parts of a split loop: regions anchored at west/east (south/north) edges do not hold there. */
 enum { FPO_DROP_WE = 1, FPO_DROP_SN = 2 };
-void fpo_c_stmts(Buf *b, Node *n, int indent, const void *ctx, unsigned drop);
+void fpo_c_point(Buf *b, Decl *st, Node *body, int indent, const void *ctx, unsigned drop);
 /* One point of an I loop: statements at `depth`, leaving out the regions `drop` says. */
 typedef void FpoPointFn(Buf *b, int depth, unsigned drop, void *arg);
 void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char *ib,
                  const char *ie, int depth, FpoPointFn *point, void *arg);
 const char *fpo_c_dbound(DBound d);
 const char *fpo_c_type(DType dt);
-const char *fpo_c_name(const char *name);
 
 void fpo_emit_c_sched(Ir *ir, Sched *sched, Output out[2]);
 

@@ -30,15 +30,6 @@ static CTouch ctouch(Block *b, FGroup *C, int slot) {
     return t;
 }
 
-/* Whether `slot` is touched in block b outside groups g and g + 1. */
-static bool used_elsewhere(Block *b, int g, int slot) {
-    for (int h = 0; h < b->ng; h++)
-        if (h != g && h != g + 1)
-            for (int i = b->g[h].first; i < b->g[h].first + b->g[h].count; i++)
-                if (fpo_unit_acc(&b->u[i], slot))
-                    return true;
-    return false;
-}
 
 /* Whether the column group C reads of temporary x only what one plain write of the fused group
  * G gives in the same run: one nest of G touches x, writing it with `x = e` at the current
@@ -81,14 +72,16 @@ static bool link_ok(Block *b, FGroup *G, FGroup *C, int x) {
     return true;
 }
 
-/* Whether `slot` is touched anywhere but groups g and g + 1 of block b. */
-static bool used_anywhere_else(Sched *s, Block *b, int g, int slot) {
+/* Whether `slot` is touched anywhere but groups g and g + 1 of block b (other blocks too). */
+static bool used_elsewhere(Sched *s, Block *b, int g, int slot) {
     for (int k = 0; k < s->nblocks; k++)
-        if (&s->blocks[k] != b)
-            for (int i = 0; i < s->blocks[k].nu; i++)
-                if (fpo_unit_acc(&s->blocks[k].u[i], slot))
-                    return true;
-    return used_elsewhere(b, g, slot);
+        for (int h = 0; h < s->blocks[k].ng; h++)
+            if (&s->blocks[k] != b || (h != g && h != g + 1))
+                for (int i = s->blocks[k].g[h].first;
+                     i < s->blocks[k].g[h].first + s->blocks[k].g[h].count; i++)
+                    if (fpo_unit_acc(&s->blocks[k].u[i], slot))
+                        return true;
+    return false;
 }
 
 static void join(Sched *s, Block *b, int g) {
@@ -117,8 +110,8 @@ static void join(Sched *s, Block *b, int g) {
             return;   /* writes a field */
         if ((s->store[x] == SK_PLANE || s->store[x] == SK_SCALAR) && s->covered[x])
             continue;
-        if (s->store[x] != SK_ARRAY || !tc.any || tc.write || tc.ij || used_elsewhere(b, g, x) ||
-            !link_ok(b, G, C, x))
+        if (s->store[x] != SK_ARRAY || !tc.any || tc.write || tc.ij ||
+            used_elsewhere(s, b, g, x) || !link_ok(b, G, C, x))
             return;   /* a temporary not all its own */
         link[x] = true;
     }
@@ -147,28 +140,21 @@ static void join(Sched *s, Block *b, int g) {
                 need[l] = true;
             }
         }
-    /* Rings of every level: row r of x is written at step r + lag[w], touched last at step
-     * r - jlo + lag[t] (the column group: r + lagc). */
+    /* Rings of every level (fpo_ring_need; a link is read by the column group at lag lagc). */
     int *rows = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
     for (int x = s->nfparams; x < s->nslots; x++) {
         if (s->store[x] != SK_PLANE && !link[x])
             continue;
-        int64_t n = 1;
-        for (int w = 0; w < nloops; w++) {
-            if (!fpo_loop_touch(b, G, w, x).write)
-                continue;
-            for (int t = 0; t < nloops; t++) {
-                FTouch tt = fpo_loop_touch(b, G, t, x);
-                if (tt.any && lag[t] - tt.jlo - lag[w] + 1 > n)
-                    n = lag[t] - tt.jlo - lag[w] + 1;
-            }
-            if (link[x] && lagc - lag[w] + 1 > n)
-                n = lagc - lag[w] + 1;
-        }
-        rows[x] = fpo_ring_rows(n);
+        rows[x] = fpo_ring_rows(fpo_ring_need(b, G, lag, x, link[x] ? lagc : -1));
         if (rows[x] > FPO_RING_MAX)
             return;
+        /* one row (written and read in one step and level) stays a plane, which a ring of
+         * one row or more serves; more rows become a ring of every level, which no other
+         * group may use (a stencil's temporary may be a plane of several) */
+        if (!link[x] && (rows[x] > 1 ? used_elsewhere(s, b, g, x) : !s->ring[x]))
+            return;
     }
+    /* Every check passed: join. */
     for (int l = 0; l < nloops; l++)
         if (!need[l])
             nlo[l] = 0, nhi[l] = -1;   /* no row */
@@ -178,20 +164,11 @@ static void join(Sched *s, Block *b, int g) {
     G->nlo = nlo;
     G->nhi = nhi;
     for (int x = s->nfparams; x < s->nslots; x++)
-        if (rows[x] > 1 && !link[x] && used_anywhere_else(s, b, g, x))
-            return;   /* a plane of other groups too (a stencil's temporary) */
-    for (int x = s->nfparams; x < s->nslots; x++) {
-        if (!rows[x])
-            continue;
-        if (rows[x] == 1 && !link[x]) {   /* written and read in one step and level: a plane */
-            if (!s->ring[x])
-                return;
-            continue;
+        if (link[x] || rows[x] > 1) {
+            s->store[x] = SK_STRIP;
+            s->ring[x] = rows[x];
+            s->strip_nz[x] = 1;
         }
-        s->store[x] = SK_STRIP;
-        s->ring[x] = rows[x];
-        s->strip_nz[x] = 1;
-    }
 }
 
 void fpo_pass_join(Sched *s) {

@@ -36,28 +36,16 @@ static void pipeline(Sched *s, Block *b, FGroup *G, int *rows) {
                     lag[l] = (int)(lag[a] - ta.jlo);
             }
     G->lag = lag;
-    /* A plane's ring: row r is written at step r + lag[w] by each writer w, and touched last
-     * at step r - jlo + lag[t] by each loop t touching it; the slot of row r is written again
-     * (row r + R) at step r + R + lag[w], so R > lag[t] - jlo - lag[w]. */
     for (int x = s->nfparams; x < s->nslots; x++) {
         if (s->store[x] != SK_PLANE)
             continue;
         bool here = false;
-        int64_t need = 1;
-        for (int w = 0; w < nloops; w++) {
-            FTouch tw = fpo_loop_touch(b, G, w, x);
-            here |= tw.any;
-            if (!tw.write)
-                continue;
-            for (int t = 0; t < nloops; t++) {
-                FTouch tt = fpo_loop_touch(b, G, t, x);
-                if (tt.any && lag[t] - tt.jlo - lag[w] + 1 > need)
-                    need = lag[t] - tt.jlo - lag[w] + 1;
-            }
-        }
+        for (int l = 0; l < nloops; l++)
+            here |= fpo_loop_touch(b, G, l, x).any;
         if (!here || rows[x] < 0)
             continue;
-        int r = fpo_ring_rows(need);   /* (a stencil's temporary may be a plane of several groups) */
+        /* its ring (fpo_ring_need); a stencil's temporary may be a plane of several groups */
+        int r = fpo_ring_rows(fpo_ring_need(b, G, lag, x, -1));
         rows[x] = r > FPO_RING_MAX ? -1 : r > rows[x] ? r : rows[x];
     }
 }

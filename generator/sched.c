@@ -259,10 +259,31 @@ FTouch fpo_loop_touch(Block *b, FGroup *G, int l, int slot) {
         if (!t.any || a->hi[1] > t.jhi)
             t.jhi = a->hi[1];
         t.any = true;
-        t.read |= a->read;
         t.write |= a->write;
     }
     return t;
+}
+
+/* The rows slot x must keep in a ring in fused group G run with lags `lag`: row r is written
+ * at step r + lag[w] by each writer w and touched last at step r - jlo + lag[t] by each loop t
+ * (and, when `lagc` >= 0, read at offset 0 at step r + lagc by a joined column group); the
+ * slot of row r is written again (row r + R) at step r + R + lag[w], so R > lag[t] - jlo -
+ * lag[w]. At least 1. */
+int64_t fpo_ring_need(Block *b, FGroup *G, const int *lag, int x, int lagc) {
+    int nloops = b->u[G->first + G->count - 1].loop + 1;
+    int64_t need = 1;
+    for (int w = 0; w < nloops; w++) {
+        if (!fpo_loop_touch(b, G, w, x).write)
+            continue;
+        for (int t = 0; t < nloops; t++) {
+            FTouch tt = fpo_loop_touch(b, G, t, x);
+            if (tt.any && lag[t] - tt.jlo - lag[w] + 1 > need)
+                need = lag[t] - tt.jlo - lag[w] + 1;
+        }
+        if (lagc >= 0 && lagc - lag[w] + 1 > need)
+            need = lagc - lag[w] + 1;
+    }
+    return need;
 }
 
 /* The rows of a ring holding `need` rows: the next power of two (j masked). */

@@ -49,9 +49,10 @@ foreach(t 0 1 2 3)
   string(JSON ring GET "${json}" schedule temporaries ${t} ring)
   string(APPEND rings "${name}:${ring} ")
 endforeach()
-if(NOT lag0 EQUAL 0 OR NOT lag6 EQUAL 1 OR NOT name6 STREQUAL "update" OR
+string(JSON joined0 GET "${json}" schedule blocks 0 groups 0 joined)   # join: off by default
+if(joined0 OR NOT lag0 EQUAL 0 OR NOT lag6 EQUAL 1 OR NOT name6 STREQUAL "update" OR
    NOT rings STREQUAL "cx:1 cy:1 fx:2 fy:2 ")
-  message(FATAL_ERROR "rows.json: lags ${lag0}, ${name6} ${lag6}; rings ${rings}")
+  message(FATAL_ERROR "rows.json: joined ${joined0}, lags ${lag0}, ${name6} ${lag6}; rings ${rings}")
 endif()
 # Switched off, a pass leaves no trace in the schedule: rows makes no ring, fuse no fused group.
 function(without pass mark)
@@ -73,7 +74,6 @@ if(NOT joined OR NOT array LESS 0)
 endif()
 gen(2 --enable-pass rows "${SOURCE}")   # on already
 without(rows "\"ring\": 2")
-without(join "\"joined\": true")
 without(fuse "\"fused\": true")
 gen(0 -o "${DIR}/dot" --dot "${DIR}/chain.dot" "${SOURCE}")
 file(READ "${DIR}/chain.dot" dot)
