@@ -547,7 +547,7 @@ static void jsplit_cond(Emit *e, Node *n, int *nr, const char **sep) {
 /* The I loop of one row, split at the west and east regions (fpo_c_iloop); `drop`: what the
  * row leaves out already. */
 static void isplit(Emit *e, Buf *b, Node **bodies, int nbodies, const char *ib, const char *ie,
-                   int depth, unsigned drop, FpoPointFn *point, void *arg) {
+                   int depth, unsigned drop, bool indep, FpoPointFn *point, void *arg) {
     Buf bounds = {0};   /* the bounds' tests, written before the loops */
     e->b = &bounds;
     e->indent = depth + 1;
@@ -557,6 +557,10 @@ static void isplit(Emit *e, Buf *b, Node **bodies, int nbodies, const char *ib, 
     e->b = b;
     e->indent = depth;
     if (!nr) {
+        if (indep) {
+            ind(e);
+            buf_add(b, "FPO_IVDEP\n");
+        }
         ind(e);
         buf_printf(b, "for (int64_t i = %s; i < %s; i++) {\n", ib, ie);
         point(b, depth + 1, drop, arg);
@@ -585,6 +589,10 @@ static void isplit(Emit *e, Buf *b, Node **bodies, int nbodies, const char *ib, 
     for (int part = 0; part < 3; part++) {
         if (part == 1 && !middle)
             continue;
+        if (indep && part == 1) {   /* the edge columns branch: they do not vectorize */
+            ind(e);
+            buf_add(b, "FPO_IVDEP\n");
+        }
         ind(e);
         buf_printf(b, "for (int64_t i = %s; i < %s; i++) {\n", lo[part], hi[part]);
         point(b, depth + 2, drop | (part == 1 ? FPO_DROP_WE : 0), arg);
@@ -603,7 +611,7 @@ static void isplit(Emit *e, Buf *b, Node **bodies, int nbodies, const char *ib, 
  * at the west and east regions: the columns before the middle and after it test them, the
  * middle (where none of them holds) runs without. Points run in the same order. */
 void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char *ib,
-                 const char *ie, int depth, FpoPointFn *point, void *arg) {
+                 const char *ie, int depth, bool indep, FpoPointFn *point, void *arg) {
     Emit e = *(const Emit *)ctx;
     Buf cond = {0};
     e.b = &cond;
@@ -612,18 +620,19 @@ void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char
     for (int k = 0; k < nbodies; k++)
         jsplit_cond(&e, bodies[k], &nj, &sep);
     if (!nj) {
-        isplit(&e, b, bodies, nbodies, ib, ie, depth, 0, point, arg);
+        isplit(&e, b, bodies, nbodies, ib, ie, depth, 0, indep, point, arg);
         return;
     }
     e.b = b;
     e.indent = depth;
     ind(&e);
     buf_printf(b, "if (%s) {   /* a row of the south or north edge regions (%d) */\n", cond.s, nj);
-    isplit(&e, b, bodies, nbodies, ib, ie, depth + 1, 0, point, arg);
+    isplit(&e, b, bodies, nbodies, ib, ie, depth + 1, 0, indep, point, arg);
     e.indent = depth;
     ind(&e);
     buf_add(b, "} else {   /* rows without them */\n");
-    isplit(&e, b, bodies, nbodies, ib, ie, depth + 1, FPO_DROP_SN, point, arg);
+    isplit(&e, b, bodies, nbodies, ib, ie, depth + 1, FPO_DROP_SN, indep, point,
+           arg);
     e.indent = depth;
     ind(&e);
     buf_add(b, "}\n");
@@ -745,7 +754,7 @@ static void emit_group(Emit *e, Interval *iv, Group *g, bool par) {
     Node *after = last->next;
     last->next = NULL;
     GroupPoint gp = {e, first};
-    fpo_c_iloop(b, &first, 1, e, ib, ie, 4, group_point, &gp);
+    fpo_c_iloop(b, &first, 1, e, ib, ie, 4, false, group_point, &gp);
     last->next = after;
     buf_printf(b, "%s    }\n", pad);
 }

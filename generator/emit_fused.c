@@ -133,6 +133,25 @@ static void points(Buf *b, int depth, unsigned drop, void *arg) {
     }
 }
 
+/* Whether the points of an I loop are independent: every slot the loop writes is touched at I
+ * offset 0 only, by every nest in it. Other J rows and levels lie a row or more apart and the
+ * pool gives slots used in one group their own bytes, so no point then reads what another
+ * writes; the loop's order no longer matters and it may run as vectors (FPO_IVDEP). */
+static bool indep(Points *ps) {
+    for (int k = 0; k < ps->n; k++)
+        for (int a = 0; a < ps->pt[k].u->nacc; a++) {
+            Acc *w = &ps->pt[k].u->acc[a];
+            if (!w->write)
+                continue;
+            for (int l = 0; l < ps->n; l++) {
+                Acc *x = fpo_unit_acc(ps->pt[l].u, w->slot);
+                if (x && (x->lo[0] || x->hi[0]))
+                    return false;
+            }
+        }
+    return true;
+}
+
 /* The I loop of row j over [ib, ie) running `ps`, split at tile-edge regions. */
 static void iloop(Buf *b, Points *ps, const char *ib, const char *ie, int depth) {
     Node **bodies = fpo_new(sizeof(Node *) * (size_t)ps->n);
@@ -142,7 +161,7 @@ static void iloop(Buf *b, Points *ps, const char *ib, const char *ie, int depth)
         bodies[k] = stmts(ps->m, &u->st->comps[u->comp].ivs[u->iv], ps->pt[k].first,
                           ps->pt[k].count);
     }
-    fpo_c_iloop(b, bodies, ps->n, ps->m->ctx, ib, ie, depth, points, ps);
+    fpo_c_iloop(b, bodies, ps->n, ps->m->ctx, ib, ie, depth, indep(ps), points, ps);
 }
 
 /* Rows of box x, each an I loop running `ps`. */

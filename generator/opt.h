@@ -152,8 +152,9 @@ enum { FPO_DROP_WE = 1, FPO_DROP_SN = 2 };
 void fpo_c_point(Buf *b, Decl *st, Node *body, int indent, const void *ctx, unsigned drop);
 /* One point of an I loop: statements at `depth`, leaving out the regions `drop` says. */
 typedef void FpoPointFn(Buf *b, int depth, unsigned drop, void *arg);
+/* `indep`: no point of the loop reads what another point writes (FPO_IVDEP, see there). */
 void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char *ib,
-                 const char *ie, int depth, FpoPointFn *point, void *arg);
+                 const char *ie, int depth, bool indep, FpoPointFn *point, void *arg);
 const char *fpo_c_dbound(DBound d);
 const char *fpo_c_type(DType dt);
 

@@ -107,6 +107,17 @@ foreach(what "fpo_find_nan_f64(fpo_v" "fpo_now()" "fprintf(stderr")
     message(FATAL_ERROR "uninstrumented chain_step.c holds '${what}'")
   endif()
 endforeach()
+# The fused I loops are marked independent (FPO_IVDEP: nothing a loop writes is touched at an
+# I offset in it); the unfused reference is not marked.
+string(REGEX MATCHALL "FPO_IVDEP\n *for \\(int64_t i = " ivdep "${c}")
+list(LENGTH ivdep nivdep)
+gen(0 -o "${DIR}/unfused_src" --mode unfused "${SOURCE}")
+file(READ "${DIR}/unfused_src/chain_step.all.c" cu)
+string(FIND "${cu}" "FPO_IVDEP\n" ivdep_unfused)
+if(nivdep LESS 2 OR NOT ivdep_unfused LESS 0)
+  message(FATAL_ERROR "FPO_IVDEP: ${nivdep} marked I loops fused (expected 2 or more), "
+                      "unfused at ${ivdep_unfused} (expected none)")
+endif()
 gen(0 -o "${DIR}/nan" --instrument nan "${SOURCE}")
 file(READ "${DIR}/nan/chain_step.all.c" c)
 string(FIND "${c}" "fpo_find_nan_f64(fpo_v" at)
