@@ -508,15 +508,19 @@ static void isplit_bounds(Emit *e, Node *n, int *nr) {
             RegionAxis *r = &n->reg[0];
             unsigned need = region_edge(r, 0);
             const char *test = need & e->known ? "" : fpo_fmt("(fpo_edges & %uu) && ", need);
-            ind(e);
+            Buf line = {0};
             if (r->lo_base == RB_START)   /* holds for i + ti < hi: the middle starts there */
-                buf_printf(e->b, "if (%s%lld - fpo_ti > fpo_ia) fpo_ia = %lld - fpo_ti;\n", test,
+                buf_printf(&line, "if (%s%lld - fpo_ti > fpo_ia) fpo_ia = %lld - fpo_ti;\n", test,
                            (long long)r->hi, (long long)r->hi);
             else {                        /* holds for i + ti >= tni - 1 + lo */
                 Buf x = {0};
                 emit_offset(&x, "fpo_tni - 1", r->lo);
-                buf_printf(e->b, "if (%s%s - fpo_ti < fpo_ib) fpo_ib = %s - fpo_ti;\n", test,
+                buf_printf(&line, "if (%s%s - fpo_ti < fpo_ib) fpo_ib = %s - fpo_ti;\n", test,
                            x.s, x.s);
+            }
+            if (!e->b->s || !strstr(e->b->s, line.s)) {   /* regions at one column test once */
+                ind(e);
+                buf_add(e->b, line.s);
             }
             (*nr)++;
         }
@@ -1067,7 +1071,8 @@ static void emit_halo_width_checks(Buf *b, Prog *pg, Node *n, const Build *bd) {
         emit_halo_width_checks(b, pg, n->body, bd);
         emit_halo_width_checks(b, pg, n->then, bd);
         emit_halo_width_checks(b, pg, n->els, bd);
-        if (n->kind != ND_HALO || n->halo.depth || n->halo.op == HO_SYNC_EDGES)
+        bool fill = n->kind == ND_STAGES && n->args;   /* a copy_corners as a stencil call */
+        if ((n->kind != ND_HALO && !fill) || n->halo.depth || n->halo.op == HO_SYNC_EDGES)
             continue;
         int c = 0;
         for (Node *a = n->args; a; a = a->next, c++) {
@@ -1352,6 +1357,17 @@ static void emit_needs(Buf *b, Prog *pg, Node *n) {
         for (Node *st = n->body; st; st = st->next) {
             Decl *s = st->decl;
             StencilInfo *si = pg->infos[stencil_index(pg->ir, s)];
+            if (s->corners) {   /* a corner fill (pass_corners) needs what copy_corners needs */
+                int slot = field_slot(pg->ir, pg->ir->stencils, pg->infos, st->argv[0]->var);
+                buf_printf(b, "    /* copy_corners(%s) at %s:%d, as stencil %s */\n",
+                           st->argv[0]->var->name, st->loc.file ? st->loc.file->path : "?",
+                           st->loc.line, s->name);
+                buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 0, -%lld, nx + %lld);\n", slot,
+                           slot, (long long)s->corners, (long long)s->corners);
+                buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 1, -%lld, ny + %lld);\n", slot,
+                           slot, (long long)s->corners, (long long)s->corners);
+                continue;
+            }
             buf_printf(b, "    /* %s (%s:%d) */", s->name, st->loc.file ? st->loc.file->path : "?",
                        st->loc.line);
             Buf call = {0};

@@ -862,12 +862,13 @@ char *fpo_memory_summary(Sched *s) {
         bytes[s->store[x]] += size[s->slots[x]->dt];
         unfused += size[s->slots[x]->dt];
     }
-    return fpo_fmt("fpo-gen: %s (%s): %d loop nests -> %d groups (%d fused, K outermost, %d of "
+    return fpo_fmt("fpo-gen: %s (%s): %d loop nests -> %d group%s (%d fused, K outermost, %d of "
                    "them rows in a pipeline; %d by columns) and %d I-J loops; %d temporaries: %d "
                    "arrays (%d B per point), %d planes (%d B per point of a level, per thread; %d "
                    "of them rings of rows), %d strips (%d B per point of a row, per thread), %d "
                    "scalars; %d share pool space (unfused: %d arrays, %d B per point)\n",
-                   s->ir->name, s->fused ? "fused" : "unfused", nests, groups, fused, piped,
+                   s->ir->name, s->fused ? "fused" : "unfused", nests, groups,
+                   groups == 1 ? "" : "s", fused, piped,
                    columns, loops, s->nslots - s->nfparams, counts[0], bytes[0], counts[1],
                    bytes[1], rings, counts[3], bytes[3], counts[2], shared,
                    s->nslots - s->nfparams, unfused);

@@ -238,7 +238,8 @@ struct Node {
     Node **argv;           /* sema/IR: arguments in parameter order */
     /* ND_REGION (body in `body`) */
     RegionAxis reg[2];     /* I, J */
-    /* ND_HALO (fields: ND_ACCESS nodes in `args`) */
+    /* ND_HALO (fields: ND_ACCESS nodes in `args`); an ND_STAGES node pass_corners made of a
+     * copy_corners keeps its `halo` and `args` */
     HaloStmt halo;
 };
 
@@ -278,6 +279,9 @@ struct Decl {
     bool checked;          /* sema done */
     int visiting;          /* sema: recursion check state */
     Decl *lowered;         /* lower.c: the IR stencil */
+    int64_t corners;       /* IR stencil made by pass_corners: stands for copy_corners to this
+                            * depth (its fields need that halo), in direction corners_dir */
+    int corners_dir;
     Decl *next;
 };
 

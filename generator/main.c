@@ -348,6 +348,7 @@ static int generate(Options *o) {
         return 2;
     Pending w[8];
     int nw = 0;
+    o->pipe.halo = b.halo;
     b.sched = fpo_optimize(ir, &o->pipe);
     if (!o->plan) {
         if (o->report)

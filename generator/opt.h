@@ -62,7 +62,7 @@ typedef struct Block {
 /* A strip is one J row of every level, per thread (column groups). */
 typedef enum { SK_ARRAY, SK_PLANE, SK_SCALAR, SK_STRIP } StoreKind;
 
-enum { PASS_EXTENT, PASS_FUSE, PASS_COLUMN, PASS_MERGE, PASS_SHRINK, PASS_ROWS, PASS_JOIN,
+enum { PASS_CORNERS, PASS_EXTENT, PASS_FUSE, PASS_COLUMN, PASS_MERGE, PASS_SHRINK, PASS_ROWS, PASS_JOIN,
        PASS_POOL, PASS_COUNT };
 
 /* Instrumentation compiled into run on request (--instrument). */
@@ -114,7 +114,9 @@ SBox fpo_unit_points(Unit *u);
 bool fpo_dbound_inside(DBound rlo, DBound rhi, DBound wlo, DBound whi);
 int64_t fpo_dbound_at(DBound d, int64_t nz);
 
-/* The passes, in pipeline order (each file says its contract). */
+/* The passes, in pipeline order (each file says its contract). pass_corners rewrites the IR
+ * before the schedule is made from it; `halo`: the depth of fills without `depth:`. */
+void fpo_pass_corners(Ir *ir, int halo);
 void fpo_pass_extent(Sched *s);
 void fpo_pass_fuse(Sched *s);
 void fpo_pass_column(Sched *s);
@@ -132,6 +134,7 @@ typedef struct Pipeline {
     bool fused;              /* false: the unfused reference, no pass runs */
     bool off[PASS_COUNT];    /* passes switched off (--disable-pass) */
     bool en[PASS_COUNT];     /* passes off by default switched on (--enable-pass) */
+    int halo;                /* the build's halo width (fills without `depth:`) */
     int dump_after;          /* a pass, or -1 */
     char *dump;              /* out: the IR and schedule JSON after that pass */
     Instrument ins;

@@ -1,17 +1,18 @@
 /* pipeline.c: takes the IR and which passes are on, gives the optimized schedule: runs
- * extent, fuse, column, merge, shrink, rows, join (off unless enabled), pool in that order; writes the schedule as JSON after any pass
+ * corners (on the IR, before the schedule is made), extent, fuse, column, merge, shrink, rows,
+ * join (off unless enabled), pool in that order; writes the schedule as JSON after any pass
  * (the IR JSON of ir_json.c with a "schedule" key added, which --from-ir ignores). */
 #include "opt.h"
 
 #include <string.h>
 
-const char *const fpo_pass_names[PASS_COUNT] = {"extent", "fuse", "column", "merge", "shrink",
-                                                 "rows", "join", "pool"};
-const bool fpo_pass_default[PASS_COUNT] = {true, true, true, true, true, true, false, true};
+const char *const fpo_pass_names[PASS_COUNT] = {"corners", "extent", "fuse", "column", "merge",
+                                                 "shrink",  "rows",   "join", "pool"};
+const bool fpo_pass_default[PASS_COUNT] = {true, true, true, true, true, true, true, false, true};
 
 static void (*const pass_fns[PASS_COUNT])(Sched *) = {
-    fpo_pass_extent, fpo_pass_fuse,  fpo_pass_column, fpo_pass_merge,
-    fpo_pass_shrink, fpo_pass_rows, fpo_pass_join, fpo_pass_pool};
+    NULL,           fpo_pass_extent, fpo_pass_fuse, fpo_pass_column, fpo_pass_merge,
+    fpo_pass_shrink, fpo_pass_rows,  fpo_pass_join, fpo_pass_pool};
 
 int fpo_pass_find(const char *name) {
     for (int p = 0; p < PASS_COUNT; p++)
@@ -99,12 +100,17 @@ static char *dump(Sched *s) {
 }
 
 Sched *fpo_optimize(Ir *ir, Pipeline *pl) {
+    bool on[PASS_COUNT];
+    for (int p = 0; p < PASS_COUNT; p++)
+        on[p] = pl->fused && (fpo_pass_default[p] ? !pl->off[p] : pl->en[p]);
+    if (on[PASS_CORNERS])
+        fpo_pass_corners(ir, pl->halo);
     Sched *s = fpo_sched_new(ir, pl->fused);
     s->ins = pl->ins;
+    memcpy(s->on, on, sizeof on);
     fpo_check_domains(s);
     for (int p = 0; p < PASS_COUNT; p++) {
-        s->on[p] = pl->fused && (fpo_pass_default[p] ? !pl->off[p] : pl->en[p]);
-        if (s->on[p])
+        if (s->on[p] && pass_fns[p])
             pass_fns[p](s);
         if (pl->dump_after == p)
             pl->dump = dump(s);

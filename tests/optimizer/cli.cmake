@@ -10,7 +10,7 @@ function(gen expect_rc)
   endif()
   set(out "${out}${err}" PARENT_SCOPE)
 endfunction()
-foreach(pass extent fuse column merge shrink rows pool)
+foreach(pass corners extent fuse column merge shrink rows pool)
   gen(0 -o "${DIR}/gen" --dump-ir-after ${pass} "${DIR}/${pass}.json" "${SOURCE}")
   file(READ "${DIR}/${pass}.json" json)
   string(JSON mode GET "${json}" schedule mode)
@@ -90,12 +90,18 @@ gen(0 -o "${DIR}/rows_report" --report "${ROWS_SOURCE}")
 if(NOT out MATCHES "3 temporaries: 0 arrays .* 3 planes")
   message(FATAL_ERROR "--report of rows.fpo: ${out}")
 endif()
-# The example model's step: copy_corners splits it into two groups, and its PPM stencils
-# are called in both; their temporaries are planes all the same (call by call), only the
-# program's two temporaries that cross the groups (fx, fy2) stay arrays.
+# The example model's step: its two copy_corners run as stencil calls (pass_corners), level by
+# level inside one fused group, and every temporary is a ring of rows. Without pass_corners
+# they split it into two groups; the PPM stencils are called in both, their temporaries are
+# planes all the same (call by call), and the program's two temporaries that cross the groups
+# (fx, fy2) stay arrays.
 gen(0 -o "${DIR}/step_report" --report -p em_step "${STEP_SOURCE}")
-if(NOT out MATCHES "2 groups .* 19 temporaries: 2 arrays .* 17 planes")
+if(NOT out MATCHES "-> 1 group .* 19 temporaries: 0 arrays .* 19 planes")
   message(FATAL_ERROR "--report of step.fpo: ${out}")
+endif()
+gen(0 -o "${DIR}/step_report_nc" --report --disable-pass corners -p em_step "${STEP_SOURCE}")
+if(NOT out MATCHES "-> 2 groups .* 19 temporaries: 2 arrays .* 17 planes")
+  message(FATAL_ERROR "--report --disable-pass corners of step.fpo: ${out}")
 endif()
 gen(2 --disable-pass nosuch "${SOURCE}")
 gen(2 --mode sideways "${SOURCE}")
@@ -125,11 +131,22 @@ if(at LESS 0)
   message(FATAL_ERROR "--instrument nan: no NaN check in chain_step.c")
 endif()
 gen(2 --instrument sideways "${SOURCE}")
-# Halo exchanges and host callbacks end a block: nothing fuses across them.
+# Halo exchanges and host callbacks end a block: nothing fuses across them. The copy_corners
+# at the end is a stencil call (its own block here: edge syncs come before it), made once per
+# direction and depth.
 gen(0 -o "${DIR}/halo" --dump-ir-after fuse "${DIR}/halo.json" "${HALO_SOURCE}")
 file(READ "${DIR}/halo.json" json)
 string(JSON nb LENGTH "${json}" schedule blocks)
 string(JSON n0 LENGTH "${json}" schedule blocks 0 groups 0 nests)
-if(NOT nb EQUAL 2 OR NOT n0 EQUAL 2)
-  message(FATAL_ERROR "halo_stmts: ${nb} blocks (first group ${n0} nests), expected 2 (2)")
+string(JSON fill GET "${json}" schedule blocks 2 groups 0 nests 0 stencil)
+if(NOT nb EQUAL 3 OR NOT n0 EQUAL 2 OR NOT fill STREQUAL "copy_corners_x3")
+  message(FATAL_ERROR "halo_stmts: ${nb} blocks (first group ${n0} nests, last ${fill}), "
+                      "expected 3 (2, copy_corners_x3)")
+endif()
+gen(0 -o "${DIR}/halo_nc" --disable-pass corners --dump-ir-after fuse "${DIR}/halo_nc.json"
+    "${HALO_SOURCE}")
+file(READ "${DIR}/halo_nc.json" json)
+string(JSON nb LENGTH "${json}" schedule blocks)
+if(NOT nb EQUAL 2)
+  message(FATAL_ERROR "halo_stmts --disable-pass corners: ${nb} blocks, expected 2")
 endif()
