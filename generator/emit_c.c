@@ -896,12 +896,7 @@ static const char *halo_kinds[] = {"FPO_HALO_SCALAR", "FPO_HALO_AGRID", "FPO_HAL
 /* Where component c (0 u, 1 v) of a halo statement's field sits in its cell: 0 centre,
  * 1 x face, 2 y face, 3 corner (fpo_halo_pos). */
 static int halo_pos(Node *h, int c) {
-    switch (h->halo.vec) {
-    case HV_B: return 3;
-    case HV_C: return c ? 2 : 1;
-    case HV_D: return c ? 1 : 2;
-    default: return 0;
-    }
+    return fpo_corner_pos(h->halo.vec, c);
 }
 
 static int64_t halo_depth(Node *h, const Build *bd) {
@@ -1357,15 +1352,20 @@ static void emit_needs(Buf *b, Prog *pg, Node *n) {
         for (Node *st = n->body; st; st = st->next) {
             Decl *s = st->decl;
             StencilInfo *si = pg->infos[stencil_index(pg->ir, s)];
-            if (s->corners) {   /* a corner fill (pass_corners) needs what copy_corners needs */
-                int slot = field_slot(pg->ir, pg->ir->stencils, pg->infos, st->argv[0]->var);
-                buf_printf(b, "    /* copy_corners(%s) at %s:%d, as stencil %s */\n",
-                           st->argv[0]->var->name, st->loc.file ? st->loc.file->path : "?",
-                           st->loc.line, s->name);
-                buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 0, -%lld, nx + %lld);\n", slot,
-                           slot, (long long)s->corners, (long long)s->corners);
-                buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 1, -%lld, ny + %lld);\n", slot,
-                           slot, (long long)s->corners, (long long)s->corners);
+            if (s->corners) {   /* a corner fill (pass_corners) needs what its statement needs */
+                buf_printf(b, "    /* %s at %s:%d, as stencil %s */\n",
+                           s->corners_vec ? "fill_corners" : "copy_corners",
+                           st->loc.file ? st->loc.file->path : "?", st->loc.line, s->name);
+                for (int c = 0; c < (s->corners_vec ? 2 : 1); c++) {
+                    int slot = field_slot(pg->ir, pg->ir->stencils, pg->infos, st->argv[c]->var);
+                    int pos = fpo_corner_pos(s->corners_vec, c);
+                    long long d = (long long)s->corners, xi = pos == 1 || pos == 3,
+                              yj = pos == 2 || pos == 3;
+                    buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 0, -%lld, nx + %lld);\n",
+                               slot, slot, d, d + xi);
+                    buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 1, -%lld, ny + %lld);\n",
+                               slot, slot, d, d + yj);
+                }
                 continue;
             }
             buf_printf(b, "    /* %s (%s:%d) */", s->name, st->loc.file ? st->loc.file->path : "?",

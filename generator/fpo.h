@@ -279,9 +279,10 @@ struct Decl {
     bool checked;          /* sema done */
     int visiting;          /* sema: recursion check state */
     Decl *lowered;         /* lower.c: the IR stencil */
-    int64_t corners;       /* IR stencil made by pass_corners: stands for copy_corners to this
-                            * depth (its fields need that halo), in direction corners_dir */
-    int corners_dir;
+    int64_t corners;       /* IR stencil made by pass_corners: stands for copy_corners (vector
+                            * kind corners_vec HV_NONE, direction corners_dir) or fill_corners
+                            * (corners_vec) to this depth: its fields need that halo */
+    int corners_dir, corners_vec;
     Decl *next;
 };
 

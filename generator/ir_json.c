@@ -234,9 +234,11 @@ static json_t *stencil_json(Out *o, Decl *s) {
                           "params", vars_json(s->params, s->nparams), "temporaries",
                           vars_json(s->temps, s->ntemps), "locals",
                           vars_json(s->locals, s->nlocals), "computations", comps);
-    if (s->corners)   /* made by pass_corners for a copy_corners */
-        json_object_set_new(j, "corners", json_pack("{sIss}", "depth", (json_int_t)s->corners,
-                                                    "dir", s->corners_dir ? "Y" : "X"));
+    if (s->corners)   /* made by pass_corners for a copy_corners or fill_corners */
+        json_object_set_new(j, "corners",
+                            json_pack("{sIssss}", "depth", (json_int_t)s->corners, "dir",
+                                      s->corners_dir ? "Y" : "X", "vector",
+                                      halo_vecs[s->corners_vec]));
     return j;
 }
 
@@ -675,6 +677,7 @@ static Decl *stencil_from(In *in, json_t *j) {
         static const char *dirs[] = {"X", "Y"};
         s->corners = json_integer_value(get(in, corners, "depth"));
         s->corners_dir = pick(in, get_str(in, corners, "dir"), dirs, 2, "corners dir");
+        s->corners_vec = pick(in, get_str(in, corners, "vector"), halo_vecs, 5, "corners vector");
         if (s->corners < 1)
             bad(in, "%s", "corners: depth must be 1 or more");
     }

@@ -131,17 +131,19 @@ if(at LESS 0)
   message(FATAL_ERROR "--instrument nan: no NaN check in chain_step.c")
 endif()
 gen(2 --instrument sideways "${SOURCE}")
-# Halo exchanges and host callbacks end a block: nothing fuses across them. The copy_corners
-# at the end is a stencil call (its own block here: edge syncs come before it), made once per
+# Halo exchanges and host callbacks end a block: nothing fuses across them. The corner fills
+# are stencil calls (each its own block here, between halo statements), made once per kind,
 # direction and depth.
 gen(0 -o "${DIR}/halo" --dump-ir-after fuse "${DIR}/halo.json" "${HALO_SOURCE}")
 file(READ "${DIR}/halo.json" json)
 string(JSON nb LENGTH "${json}" schedule blocks)
 string(JSON n0 LENGTH "${json}" schedule blocks 0 groups 0 nests)
-string(JSON fill GET "${json}" schedule blocks 2 groups 0 nests 0 stencil)
-if(NOT nb EQUAL 3 OR NOT n0 EQUAL 2 OR NOT fill STREQUAL "copy_corners_x3")
-  message(FATAL_ERROR "halo_stmts: ${nb} blocks (first group ${n0} nests, last ${fill}), "
-                      "expected 3 (2, copy_corners_x3)")
+string(JSON vfill GET "${json}" schedule blocks 2 groups 0 nests 0 stencil)
+string(JSON fill GET "${json}" schedule blocks 3 groups 0 nests 0 stencil)
+if(NOT nb EQUAL 4 OR NOT n0 EQUAL 2 OR NOT vfill STREQUAL "fill_corners_d2" OR
+   NOT fill STREQUAL "copy_corners_x3")
+  message(FATAL_ERROR "halo_stmts: ${nb} blocks (first group ${n0} nests, fills ${vfill} "
+                      "${fill}), expected 4 (2, fill_corners_d2 copy_corners_x3)")
 endif()
 gen(0 -o "${DIR}/halo_nc" --disable-pass corners --dump-ir-after fuse "${DIR}/halo_nc.json"
     "${HALO_SOURCE}")
