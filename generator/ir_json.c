@@ -132,6 +132,18 @@ static const char *halo_ops[] = {"halo_update", "copy_corners", "fill_corners", 
 static const char *halo_vecs[] = {"none", "A", "B", "C", "D"};
 static const char *halo_dirs[] = {"", "X", "Y"};
 
+/* A halo statement's keys (also a corner fill's, in the stages node standing for it). */
+static void halo_json(json_t *j, Node *n) {
+    json_t *fields = json_array();
+    for (Node *a = n->args; a; a = a->next)
+        json_array_append_new(fields, json_string(a->var->name));
+    json_object_set_new(j, "op", json_string(halo_ops[n->halo.op]));
+    json_object_set_new(j, "fields", fields);
+    json_object_set_new(j, "vector", json_string(halo_vecs[n->halo.vec]));
+    json_object_set_new(j, "depth", json_integer((json_int_t)n->halo.depth));
+    json_object_set_new(j, "dir", json_string(halo_dirs[n->halo.dir + 1]));
+}
+
 static json_t *stmt_json(Out *o, Node *n) {
     json_t *j = json_object();
     switch (n->kind) {
@@ -144,18 +156,10 @@ static json_t *stmt_json(Out *o, Node *n) {
         json_object_set_new(j, "args", args);
         break;
     }
-    case ND_HALO: {
-        json_t *fields = json_array();
-        for (Node *a = n->args; a; a = a->next)
-            json_array_append_new(fields, json_string(a->var->name));
+    case ND_HALO:
         json_object_set_new(j, "kind", json_string("halo"));
-        json_object_set_new(j, "op", json_string(halo_ops[n->halo.op]));
-        json_object_set_new(j, "fields", fields);
-        json_object_set_new(j, "vector", json_string(halo_vecs[n->halo.vec]));
-        json_object_set_new(j, "depth", json_integer((json_int_t)n->halo.depth));
-        json_object_set_new(j, "dir", json_string(halo_dirs[n->halo.dir + 1]));
+        halo_json(j, n);
         break;
-    }
     case ND_REGION:
         json_object_set_new(j, "kind", json_string("region"));
         json_object_set_new(j, "i", region_axis_json(&n->reg[0]));
@@ -198,6 +202,11 @@ static json_t *stmt_json(Out *o, Node *n) {
                                                     "domain", domain_json(&s->dom)));
         }
         json_object_set_new(j, "stages", stages);
+        if (n->args) {   /* a corner fill pass_corners made a stencil call: the statement */
+            json_t *fill = json_object();
+            halo_json(fill, n);
+            json_object_set_new(j, "fill", fill);
+        }
         break;
     }
     default:
@@ -549,6 +558,34 @@ static RegionAxis region_axis_from(In *in, json_t *j) {
     return r;
 }
 
+/* A halo statement's keys into n (kind set by the caller). */
+static void halo_from(In *in, json_t *j, Node *n) {
+    n->halo.op = pick(in, get_str(in, j, "op"), halo_ops, 4, "halo operation");
+    n->halo.vec = pick(in, get_str(in, j, "vector"), halo_vecs, 5, "vector kind");
+    n->halo.dir = pick(in, get_str(in, j, "dir"), halo_dirs, 3, "direction") - 1;
+    n->halo.plan = -1;
+    json_t *d = get(in, j, "depth");
+    if (!json_is_integer(d) || json_integer_value(d) < 0)
+        bad(in, "%s", "a halo depth must be an integer >= 0");
+    n->halo.depth = json_integer_value(d);
+    Node head = {0}, *cur = &head;
+    size_t i;
+    json_t *f;
+    json_array_foreach(get_arr(in, j, "fields"), i, f) {
+        if (!json_is_string(f))
+            bad(in, "%s", "halo fields are names");
+        Var *v = lookup(in, json_string_value(f));
+        if (v->ax != AX_IJK && v->ax != AX_IJ)
+            bad(in, "halo field '%s' must be an IJK or IJ field", v->name);
+        cur = cur->next = new_node(ND_ACCESS, n->loc);
+        cur->var = v;
+        cur->dt = v->dt;
+    }
+    if (!head.next)
+        bad(in, "%s", "a halo statement names one field or more");
+    n->args = head.next;
+}
+
 static Node *stmt_from(In *in, json_t *j) {
     static const char *kinds[] = {"assign", "if", "while", "for", "stages", "region", "halo",
                                   "callback"};
@@ -572,30 +609,7 @@ static Node *stmt_from(In *in, json_t *j) {
         if (in->st)
             bad(in, "%s", "halo statements only appear in the program body");
         n->kind = ND_HALO;
-        n->halo.op = pick(in, get_str(in, j, "op"), halo_ops, 4, "halo operation");
-        n->halo.vec = pick(in, get_str(in, j, "vector"), halo_vecs, 5, "vector kind");
-        n->halo.dir = pick(in, get_str(in, j, "dir"), halo_dirs, 3, "direction") - 1;
-        n->halo.plan = -1;
-        json_t *d = get(in, j, "depth");
-        if (!json_is_integer(d) || json_integer_value(d) < 0)
-            bad(in, "%s", "a halo depth must be an integer >= 0");
-        n->halo.depth = json_integer_value(d);
-        Node head = {0}, *cur = &head;
-        size_t i;
-        json_t *f;
-        json_array_foreach(get_arr(in, j, "fields"), i, f) {
-            if (!json_is_string(f))
-                bad(in, "%s", "halo fields are names");
-            Var *v = lookup(in, json_string_value(f));
-            if (v->ax != AX_IJK && v->ax != AX_IJ)
-                bad(in, "halo field '%s' must be an IJK or IJ field", v->name);
-            cur = cur->next = new_node(ND_ACCESS, n->loc);
-            cur->var = v;
-            cur->dt = v->dt;
-        }
-        if (!head.next)
-            bad(in, "%s", "a halo statement names one field or more");
-        n->args = head.next;
+        halo_from(in, j, n);
         return n;
     }
     case 5:
@@ -642,6 +656,9 @@ static Node *stmt_from(In *in, json_t *j) {
             *tail = stage_from(in, s);
             tail = &(*tail)->next;
         }
+        json_t *fill = json_object_get(j, "fill");
+        if (fill)   /* a corner fill as a stencil call (pass_corners) */
+            halo_from(in, fill, n);
         return n;
     }
     }
