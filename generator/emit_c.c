@@ -1353,9 +1353,21 @@ static void emit_needs(Buf *b, Prog *pg, Node *n) {
             Decl *s = st->decl;
             StencilInfo *si = pg->infos[stencil_index(pg->ir, s)];
             if (s->corners) {   /* a corner fill (pass_corners) needs what its statement needs */
-                buf_printf(b, "    /* %s at %s:%d, as stencil %s */\n",
-                           s->corners_vec ? "fill_corners" : "copy_corners",
+                const char *what = s->corners_vec ? "fill_corners" : "copy_corners";
+                buf_printf(b, "    /* %s at %s:%d, as stencil %s */\n", what,
                            st->loc.file ? st->loc.file->path : "?", st->loc.line, s->name);
+                /* its sources are the rank's first `depth` rows and columns (or their halo):
+                 * refused on smaller ranks, as fpo_halo_copy_corners refuses them */
+                buf_printf(b,
+                           "    if (nx < %lld || ny < %lld) {\n"
+                           "        %s_close(p);\n"
+                           "        return fpo_fail(err, FPO_EINVAL, \"%s: %s fills corners of "
+                           "depth %lld but this rank's domain is %%lld x %%lld points: give "
+                           "each rank %lld x %lld or more\", (long long)nx, (long long)ny);\n"
+                           "    }\n",
+                           (long long)s->corners, (long long)s->corners, pg->ir->name,
+                           pg->ir->name, n->args ? halo_text(n) : what, (long long)s->corners,
+                           (long long)s->corners, (long long)s->corners);
                 for (int c = 0; c < (s->corners_vec ? 2 : 1); c++) {
                     int slot = field_slot(pg->ir, pg->ir->stencils, pg->infos, st->argv[c]->var);
                     int pos = fpo_corner_pos(s->corners_vec, c);
