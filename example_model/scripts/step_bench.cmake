@@ -1,0 +1,64 @@
+# step_bench.cmake: times the example model's whole time step (em_step: halo update, corner
+# fills, the sweeps) fused against unfused, the two builds taking turns ROUNDS times in one
+# go, and prints each round's time per step and their ratio (cmake -P; the build's
+# `model_bench` target runs it). It fails only when the two builds' h differ in a bit, never on
+# speed. Needs MPIEXEC, NPFLAG, PREFLAGS, POSTFLAGS (FindMPI's), EXE, UNFUSED; optional N (96),
+# NZ (64), STEPS (40), ROUNDS (3), NP (6). The run lasts STEPS steps of the model's own time
+# step at N (12 days in 6 N steps: 1800 s at N = 96). Lists come separated by '|'.
+cmake_minimum_required(VERSION 3.25)
+foreach(v N:96 NZ:64 STEPS:40 ROUNDS:3 NP:6)
+  string(REPLACE ":" ";" kv "${v}")
+  list(GET kv 0 k)
+  list(GET kv 1 d)
+  if(NOT DEFINED ${k})
+    set(${k} ${d})
+  endif()
+endforeach()
+foreach(v PREFLAGS POSTFLAGS)
+  string(REPLACE "|" ";" ${v} "${${v}}")
+endforeach()
+set(ENV{OMP_NUM_THREADS} 1)
+# days for STEPS steps of the model's own step, 12 days / (6 N): 2 STEPS / N, to 9 decimals
+math(EXPR nano "${STEPS} * 2000000000 / ${N}")
+math(EXPR whole "${nano} / 1000000000")
+math(EXPR frac "${nano} % 1000000000 + 1000000000")   # leading zeros kept by the 1
+string(SUBSTRING "${frac}" 1 9 frac)
+set(days "${whole}.${frac}")
+function(step_run exe)
+  execute_process(COMMAND ${MPIEXEC} ${NPFLAG} ${NP} ${PREFLAGS} ${exe} ${POSTFLAGS} -n ${N}
+                          -z ${NZ} -s ${STEPS} -d ${days}
+                  OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "step_bench: ${exe} failed (${rc}):\n${o}\n${e}")
+  endif()
+  if(NOT o MATCHES "time per step ([0-9.]+) ms .*h fingerprint ([0-9a-f]+)")
+    message(FATAL_ERROR "step_bench: no time per step or fingerprint in:\n${o}")
+  endif()
+  set(ms ${CMAKE_MATCH_1} PARENT_SCOPE)
+  set(fp ${CMAKE_MATCH_2} PARENT_SCOPE)
+endfunction()
+message("FPO example model, whole step (em_step), N = ${N}, ${NZ} levels, ${STEPS} steps "
+        "(${days} days), ${NP} ranks, 1 thread each, fused and unfused taking turns")
+message("| round | fused ms per step | unfused ms per step | fused vs unfused |")
+message("| --- | --- | --- | --- |")
+foreach(r RANGE 1 ${ROUNDS})
+  step_run(${EXE})
+  set(ms_f ${ms})
+  set(fp_f ${fp})
+  step_run(${UNFUSED})
+  if(NOT fp STREQUAL fp_f)
+    message(FATAL_ERROR "step_bench: the unfused build's h (${fp}) is not the fused one's "
+                        "(${fp_f})")
+  endif()
+  # the ratio to two decimals, in integer arithmetic (ms as printed, 3 decimals)
+  string(REPLACE "." "" uf "${ms}")
+  string(REPLACE "." "" ff "${ms_f}")
+  math(EXPR ratio "(${uf} * 100 + ${ff} / 2) / ${ff}")
+  math(EXPR ri "${ratio} / 100")
+  math(EXPR rf "${ratio} % 100")
+  if(rf LESS 10)
+    set(rf "0${rf}")
+  endif()
+  message("| ${r} | ${ms_f} | ${ms} | ${ri}.${rf}x |")
+endforeach()
+message("h fingerprint ${fp} (both builds, every round)")
