@@ -24,19 +24,10 @@ math(EXPR whole "${nano} / 1000000000")
 math(EXPR frac "${nano} % 1000000000 + 1000000000")   # leading zeros kept by the 1
 string(SUBSTRING "${frac}" 1 9 frac)
 set(days "${whole}.${frac}")
-function(step_run exe)
-  execute_process(COMMAND ${MPIEXEC} ${NPFLAG} ${NP} ${PREFLAGS} ${exe} ${POSTFLAGS} -n ${N}
-                          -z ${NZ} -s ${STEPS} -d ${days}
-                  OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "step_bench: ${exe} failed (${rc}):\n${o}\n${e}")
-  endif()
-  if(NOT o MATCHES "time per step ([0-9.]+) ms .*h fingerprint ([0-9a-f]+)")
-    message(FATAL_ERROR "step_bench: no time per step or fingerprint in:\n${o}")
-  endif()
-  set(ms ${CMAKE_MATCH_1} PARENT_SCOPE)
-  set(fp ${CMAKE_MATCH_2} PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/model_run.cmake)
+macro(step_run exe)
+  model_run(step_bench ${exe} -n ${N} -z ${NZ} -s ${STEPS} -d ${days})
+endmacro()
 message("FPO example model, whole step (em_step), N = ${N}, ${NZ} levels, ${STEPS} steps "
         "(${days} days), ${NP} ranks, 1 thread each, fused and unfused taking turns")
 message("| round | fused ms per step | unfused ms per step | fused vs unfused |")
