@@ -916,6 +916,12 @@ static const char *halo_text(Node *h) {
     return b.s;
 }
 
+/* Whether n is a stages node pass_corners made of a corner fill: it keeps the statement's
+ * `halo` and `args`, and open treats it as the statement (halo needs, widths, the count). */
+static bool fill_node(Node *n) {
+    return n->kind == ND_STAGES && n->args;
+}
+
 /* Whether statement n (and what it holds) names field v. */
 static bool stmt_mentions(Node *n, Var *v) {
     if (!n)
@@ -1066,8 +1072,7 @@ static void emit_halo_width_checks(Buf *b, Prog *pg, Node *n, const Build *bd) {
         emit_halo_width_checks(b, pg, n->body, bd);
         emit_halo_width_checks(b, pg, n->then, bd);
         emit_halo_width_checks(b, pg, n->els, bd);
-        bool fill = n->kind == ND_STAGES && n->args;   /* a copy_corners as a stencil call */
-        if ((n->kind != ND_HALO && !fill) || n->halo.depth || n->halo.op == HO_SYNC_EDGES)
+        if ((n->kind != ND_HALO && !fill_node(n)) || n->halo.depth || n->halo.op == HO_SYNC_EDGES)
             continue;
         int c = 0;
         for (Node *a = n->args; a; a = a->next, c++) {
@@ -1141,6 +1146,20 @@ static void emit_halo_needs(Buf *b, Prog *pg, Node *n, const Build *bd) {
         buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 1, -%lld, ny + %lld);\n", slot, slot,
                    (long long)d, (long long)(d + yj));
     }
+}
+
+/* A corner fill run as a stencil call reads the rank's first `depth` rows and columns (and
+ * their halo): refused at open on smaller ranks, as fpo_halo_copy_corners refuses them. */
+static void emit_fill_size_check(Buf *b, Prog *pg, Node *n) {
+    long long d = (long long)halo_depth(n, pg->build);
+    buf_printf(b,
+               "    if (nx < %lld || ny < %lld) {\n"
+               "        %s_close(p);\n"
+               "        return fpo_fail(err, FPO_EINVAL, \"%s: %s fills corners of depth %lld but "
+               "this rank's domain is %%lld x %%lld points: give each rank %lld x %lld or "
+               "more\", (long long)nx, (long long)ny);\n"
+               "    }\n",
+               d, d, pg->ir->name, pg->ir->name, halo_text(n), d, d, d);
 }
 
 /* A callback may touch every compute point of the fields it is given. */
@@ -1347,39 +1366,16 @@ static void emit_needs(Buf *b, Prog *pg, Node *n) {
             emit_halo_needs(b, pg, n, pg->build);
         if (n->kind == ND_HOSTCALL)
             emit_callback_needs(b, pg, n);
+        if (fill_node(n)) {   /* what the corner fill needs as a statement */
+            emit_halo_needs(b, pg, n, pg->build);
+            emit_fill_size_check(b, pg, n);
+            continue;
+        }
         if (n->kind != ND_STAGES)
             continue;
         for (Node *st = n->body; st; st = st->next) {
             Decl *s = st->decl;
             StencilInfo *si = pg->infos[stencil_index(pg->ir, s)];
-            if (s->corners) {   /* a corner fill (pass_corners) needs what its statement needs */
-                const char *what = s->corners_vec ? "fill_corners" : "copy_corners";
-                buf_printf(b, "    /* %s at %s:%d, as stencil %s */\n", what,
-                           st->loc.file ? st->loc.file->path : "?", st->loc.line, s->name);
-                /* its sources are the rank's first `depth` rows and columns (or their halo):
-                 * refused on smaller ranks, as fpo_halo_copy_corners refuses them */
-                buf_printf(b,
-                           "    if (nx < %lld || ny < %lld) {\n"
-                           "        %s_close(p);\n"
-                           "        return fpo_fail(err, FPO_EINVAL, \"%s: %s fills corners of "
-                           "depth %lld but this rank's domain is %%lld x %%lld points: give "
-                           "each rank %lld x %lld or more\", (long long)nx, (long long)ny);\n"
-                           "    }\n",
-                           (long long)s->corners, (long long)s->corners, pg->ir->name,
-                           pg->ir->name, n->args ? halo_text(n) : what, (long long)s->corners,
-                           (long long)s->corners, (long long)s->corners);
-                for (int c = 0; c < (s->corners_vec ? 2 : 1); c++) {
-                    int slot = field_slot(pg->ir, pg->ir->stencils, pg->infos, st->argv[c]->var);
-                    int pos = fpo_corner_pos(s->corners_vec, c);
-                    long long d = (long long)s->corners, xi = pos == 1 || pos == 3,
-                              yj = pos == 2 || pos == 3;
-                    buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 0, -%lld, nx + %lld);\n",
-                               slot, slot, d, d + xi);
-                    buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 1, -%lld, ny + %lld);\n",
-                               slot, slot, d, d + yj);
-                }
-                continue;
-            }
             buf_printf(b, "    /* %s (%s:%d) */", s->name, st->loc.file ? st->loc.file->path : "?",
                        st->loc.line);
             Buf call = {0};
@@ -1417,9 +1413,9 @@ static void number_plans(Node *n, int *nplans, int *nhalo) {
         number_plans(n->body, nplans, nhalo);
         number_plans(n->then, nplans, nhalo);
         number_plans(n->els, nplans, nhalo);
-        if (n->kind == ND_STAGES && n->args)
-            ++*nhalo;   /* a copy_corners as a stencil call: open asks for the decomposition
-                         * all the same, so fused and unfused builds take the same options */
+        if (fill_node(n))
+            ++*nhalo;   /* a corner fill as a stencil call: open asks for the decomposition all
+                         * the same, so fused and unfused builds take the same options */
         if (n->kind != ND_HALO)
             continue;
         ++*nhalo;

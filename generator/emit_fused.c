@@ -196,19 +196,17 @@ static void scalar_args(Buf *b, Unit *u, int n, int depth) {
     }
 }
 
-static void omp(Buf *b, const char *what) {
-    buf_printf(b, "#ifdef _OPENMP\n#pragma omp %s\n#endif\n", what);
+/* Widen the run-time range [lo_var, hi_var) to hold [lo, hi). */
+static void widen_range(Buf *b, int depth, const char *lo_var, const char *lo, const char *hi_var,
+                        const char *hi) {
+    ind(b, depth);
+    buf_printf(b, "if (%s < %s) %s = %s;\n", lo, lo_var, lo_var, lo);
+    ind(b, depth);
+    buf_printf(b, "if (%s > %s) %s = %s;\n", hi, hi_var, hi_var, hi);
 }
 
-/* The points statement group G of a sequential nest u computes: u's box widened by G's
- * extent. */
-static SBox group_box(Unit *u, Group *G) {
-    SBox x = u->box;
-    x.lo[0].off += G->ext.ilo;
-    x.hi[0].off += G->ext.ihi;
-    x.lo[1].off += G->ext.jlo;
-    x.hi[1].off += G->ext.jhi;
-    return x;
+static void omp(Buf *b, const char *what) {
+    buf_printf(b, "#ifdef _OPENMP\n#pragma omp %s\n#endif\n", what);
 }
 
 /* A nest the unfused way: PARALLEL over K and J, or K in order with J shared. */
@@ -238,7 +236,7 @@ static void emit_plain(Buf *b, Sub *m, Unit *u, int depth) {
             buf_add(b, "for (int64_t k = fpo_ke - 1; k >= fpo_kb; k--) {\n");
         for (int g = 0; g < u->si->ngroups[u->comp][u->iv]; g++) {
             Group *G = &u->si->groups[u->comp][u->iv][g];
-            SBox x = group_box(u, G);
+            SBox x = fpo_group_box(u, G);
             omp(b, "for");
             Points ps = {.m = m};
             add_pt(&ps, u, G->first, G->count);
@@ -274,12 +272,8 @@ static void fused_bounds(Buf *b, Block *bl, FGroup *G, int depth) {
     }
     ind(b, depth);
     buf_add(b, "int64_t fpo_klo = fpo_kb0, fpo_khi = fpo_ke0;\n");
-    for (int l = 1; l < nloops; l++) {
-        ind(b, depth);
-        buf_printf(b, "if (fpo_kb%d < fpo_klo) fpo_klo = fpo_kb%d;\n", l, l);
-        ind(b, depth);
-        buf_printf(b, "if (fpo_ke%d > fpo_khi) fpo_khi = fpo_ke%d;\n", l, l);
-    }
+    for (int l = 1; l < nloops; l++)
+        widen_range(b, depth, "fpo_klo", fpo_fmt("fpo_kb%d", l), "fpo_khi", fpo_fmt("fpo_ke%d", l));
 }
 
 /* This thread's planes of a fused group: a whole level, or a ring of rows. */
@@ -361,14 +355,11 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
             DBound lo = f->box.lo[1], hi = f->box.hi[1];
             lo.off += G->lag[l];
             hi.off += G->lag[l];
-            ind(b, depth + 1);
             if (!l) {
+                ind(b, depth + 1);
                 buf_printf(b, "int64_t fpo_rlo = %s, fpo_rhi = %s;\n", bound(lo), bound(hi));
-                continue;
-            }
-            buf_printf(b, "if (%s < fpo_rlo) fpo_rlo = %s;\n", bound(lo), bound(lo));
-            ind(b, depth + 1);
-            buf_printf(b, "if (%s > fpo_rhi) fpo_rhi = %s;\n", bound(hi), bound(hi));
+            } else
+                widen_range(b, depth + 1, "fpo_rlo", bound(lo), "fpo_rhi", bound(hi));
         }
     }
     omp(b, "parallel num_threads(p->nthreads)");
@@ -405,15 +396,8 @@ static void column_bounds(Buf *b, Block *bl, FGroup *G, int depth) {
         ind(b, depth);
         buf_printf(b, "const int64_t fpo_cb%d = %s, fpo_ce%d = %s;\n", i, bound(u->box.lo[2]), i,
                    bound(u->box.hi[2]));
-        for (int g = 0; g < (u->grp < 0 ? u->si->ngroups[u->comp][u->iv] : 1); g++) {
-            Extent x = u->grp < 0 ? u->si->groups[u->comp][u->iv][g].ext : (Extent){0, 0, 0, 0};
-            DBound lo = {u->box.lo[1].base, u->box.lo[1].off + x.jlo};
-            DBound hi = {u->box.hi[1].base, u->box.hi[1].off + x.jhi};
-            ind(b, depth);
-            buf_printf(b, "if (%s < fpo_jlo) fpo_jlo = %s;\n", bound(lo), bound(lo));
-            ind(b, depth);
-            buf_printf(b, "if (%s > fpo_jhi) fpo_jhi = %s;\n", bound(hi), bound(hi));
-        }
+        SBox x = fpo_unit_points(u);   /* (a sequential nest: over its statement groups) */
+        widen_range(b, depth, "fpo_jlo", bound(x.lo[1]), "fpo_jhi", bound(x.hi[1]));
     }
 }
 
@@ -468,7 +452,7 @@ static void column_row(Buf *b, Sub *m, Block *bl, FGroup *G, int depth) {
         int ngr = u->grp < 0 ? u->si->ngroups[u->comp][u->iv] : 1;
         for (int g = 0; g < ngr; g++) {
             Group *G2 = &u->si->groups[u->comp][u->iv][u->grp < 0 ? g : u->grp];
-            SBox x = u->grp < 0 ? group_box(u, G2) : u->box;
+            SBox x = u->grp < 0 ? fpo_group_box(u, G2) : u->box;
             ind(b, depth + 1);
             buf_printf(b, "if (j >= %s && j < %s) {\n", bound(x.lo[1]), bound(x.hi[1]));
             Points ps = {.m = m};
@@ -525,16 +509,10 @@ static void emit_joined(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int dept
                "fpo_c1 = fpo_jlo + fpo_n * (fpo_t + 1) / fpo_nt;\n");
     ind(b, d);
     buf_printf(b, "int64_t fpo_rlo = fpo_c0 + %d, fpo_rhi = fpo_c1 + %d;\n", G->lagc, G->lagc);
-    for (int l = 0; l < nloops; l++) {
-        if (G->nhi[l] < G->nlo[l])
-            continue;
-        ind(b, d);
-        buf_printf(b, "if (fpo_c0 + %d < fpo_rlo) fpo_rlo = fpo_c0 + %d;\n", G->nlo[l] + G->lag[l],
-                   G->nlo[l] + G->lag[l]);
-        ind(b, d);
-        buf_printf(b, "if (fpo_c1 + %d > fpo_rhi) fpo_rhi = fpo_c1 + %d;\n", G->nhi[l] + G->lag[l],
-                   G->nhi[l] + G->lag[l]);
-    }
+    for (int l = 0; l < nloops; l++)
+        if (G->nhi[l] >= G->nlo[l])
+            widen_range(b, d, "fpo_rlo", fpo_fmt("fpo_c0 + %d", G->nlo[l] + G->lag[l]), "fpo_rhi",
+                        fpo_fmt("fpo_c1 + %d", G->nhi[l] + G->lag[l]));
     ind(b, d);
     buf_add(b, "if (fpo_c1 <= fpo_c0)\n");
     ind(b, d + 1);

@@ -239,7 +239,7 @@ struct Node {
     /* ND_REGION (body in `body`) */
     RegionAxis reg[2];     /* I, J */
     /* ND_HALO (fields: ND_ACCESS nodes in `args`); an ND_STAGES node pass_corners made of a
-     * copy_corners keeps its `halo` and `args` */
+     * corner fill keeps its `halo` and `args` */
     HaloStmt halo;
 };
 
@@ -279,9 +279,10 @@ struct Decl {
     bool checked;          /* sema done */
     int visiting;          /* sema: recursion check state */
     Decl *lowered;         /* lower.c: the IR stencil */
-    int64_t corners;       /* IR stencil made by pass_corners: stands for copy_corners (vector
-                            * kind corners_vec HV_NONE, direction corners_dir) or fill_corners
-                            * (corners_vec) to this depth: its fields need that halo */
+    int64_t corners;       /* IR stencil pass_corners made for fills to this depth, of vector
+                            * kind corners_vec (HV_NONE: copy_corners, direction corners_dir);
+                            * the pass reuses it for the same fill (calls of it keep the
+                            * statement: fill_node in emit_c.c) */
     int corners_dir, corners_vec;
     Decl *next;
 };

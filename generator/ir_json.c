@@ -239,16 +239,10 @@ static json_t *stencil_json(Out *o, Decl *s) {
                                                "loc", loc_json(o, s->comps[c].loc), "intervals",
                                                ivs));
     }
-    json_t *j = json_pack("{ss s:o s:o s:o s:o s:o}", "name", s->name, "loc", loc_json(o, s->loc),
-                          "params", vars_json(s->params, s->nparams), "temporaries",
-                          vars_json(s->temps, s->ntemps), "locals",
-                          vars_json(s->locals, s->nlocals), "computations", comps);
-    if (s->corners)   /* made by pass_corners for a copy_corners or fill_corners */
-        json_object_set_new(j, "corners",
-                            json_pack("{sIssss}", "depth", (json_int_t)s->corners, "dir",
-                                      s->corners_dir ? "Y" : "X", "vector",
-                                      halo_vecs[s->corners_vec]));
-    return j;
+    return json_pack("{ss s:o s:o s:o s:o s:o}", "name", s->name, "loc", loc_json(o, s->loc),
+                     "params", vars_json(s->params, s->nparams), "temporaries",
+                     vars_json(s->temps, s->ntemps), "locals", vars_json(s->locals, s->nlocals),
+                     "computations", comps);
 }
 
 char *fpo_ir_to_json(Ir *ir) {
@@ -689,15 +683,6 @@ static Decl *stencil_from(In *in, json_t *j) {
     s->params = get_vars(in, j, "params", VK_PARAM, &s->nparams);
     s->temps = get_vars(in, j, "temporaries", VK_TEMP, &s->ntemps);
     s->locals = get_vars(in, j, "locals", VK_LOCAL, &s->nlocals);
-    json_t *corners = json_object_get(j, "corners");
-    if (corners) {
-        static const char *dirs[] = {"X", "Y"};
-        s->corners = json_integer_value(get(in, corners, "depth"));
-        s->corners_dir = pick(in, get_str(in, corners, "dir"), dirs, 2, "corners dir");
-        s->corners_vec = pick(in, get_str(in, corners, "vector"), halo_vecs, 5, "corners vector");
-        if (s->corners < 1)
-            bad(in, "%s", "corners: depth must be 1 or more");
-    }
     in->st = s;
     size_t i, k;
     json_t *c, *v;

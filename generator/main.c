@@ -122,7 +122,7 @@ static int parse_args(int argc, char **argv, Options *o) {
         if (!strcmp(a, "--disable-pass") || !strcmp(a, "--dump-ir-after")) {
             int pass = i + 1 < argc ? fpo_pass_find(argv[i + 1]) : -1;
             if (pass < 0)
-                return usage_error("option '%s' needs a pass: extent, fuse, column, merge, shrink, rows, join, pool", a);
+                return usage_error("option '%s' needs a pass: corners, extent, fuse, column, merge, shrink, rows, join, pool", a);
             i++;
             if (a[2] == 'd' && a[3] == 'i') {
                 o->pipe.off[pass] = true;

@@ -110,6 +110,7 @@ FTouch fpo_loop_touch(Block *b, FGroup *G, int l, int slot);
 int64_t fpo_ring_need(Block *b, FGroup *G, const int *lag, int x, int lagc);
 int fpo_ring_rows(int64_t need);
 bool fpo_call_local(Sched *s, int slot);
+SBox fpo_group_box(Unit *u, Group *G);
 SBox fpo_unit_points(Unit *u);
 bool fpo_dbound_inside(DBound rlo, DBound rhi, DBound wlo, DBound whi);
 int64_t fpo_dbound_at(DBound d, int64_t nz);

@@ -298,16 +298,29 @@ int fpo_ring_rows(int64_t need) {
  * starts a new value (the slots after the program's parameters and temporaries). */
 bool fpo_call_local(Sched *s, int slot) { return slot >= s->nfparams + s->ir->ntemps; }
 
+/* The points statement group G of a sequential nest u computes: u's box widened by G's
+ * extent. */
+SBox fpo_group_box(Unit *u, Group *G) {
+    SBox x = u->box;
+    x.lo[0].off += G->ext.ilo;
+    x.hi[0].off += G->ext.ihi;
+    x.lo[1].off += G->ext.jlo;
+    x.hi[1].off += G->ext.jhi;
+    return x;
+}
+
 /* The I-J points nest u computes: its box, widened by a sequential interval's statement groups
  * (each group of a FORWARD / BACKWARD interval has its own extent). */
 SBox fpo_unit_points(Unit *u) {
     SBox x = u->box;
     for (int g = 0; u->grp < 0 && g < u->si->ngroups[u->comp][u->iv]; g++) {
-        Extent e = u->si->groups[u->comp][u->iv][g].ext;
-        if (x.lo[0].off > u->box.lo[0].off + e.ilo) x.lo[0].off = u->box.lo[0].off + e.ilo;
-        if (x.hi[0].off < u->box.hi[0].off + e.ihi) x.hi[0].off = u->box.hi[0].off + e.ihi;
-        if (x.lo[1].off > u->box.lo[1].off + e.jlo) x.lo[1].off = u->box.lo[1].off + e.jlo;
-        if (x.hi[1].off < u->box.hi[1].off + e.jhi) x.hi[1].off = u->box.hi[1].off + e.jhi;
+        SBox w = fpo_group_box(u, &u->si->groups[u->comp][u->iv][g]);
+        for (int d = 0; d < 2; d++) {
+            if (w.lo[d].off < x.lo[d].off)
+                x.lo[d].off = w.lo[d].off;
+            if (w.hi[d].off > x.hi[d].off)
+                x.hi[d].off = w.hi[d].off;
+        }
     }
     return x;
 }

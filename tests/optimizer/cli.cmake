@@ -99,14 +99,13 @@ gen(0 -o "${DIR}/step_report" --report -p em_step "${STEP_SOURCE}")
 if(NOT out MATCHES "-> 1 group .* 19 temporaries: 0 arrays .* 19 planes")
   message(FATAL_ERROR "--report of step.fpo: ${out}")
 endif()
-# The IR after pass_corners marks the fill stencils and reads back to the same program.
+# The IR after pass_corners keeps each fill statement on its stencil call and reads back to the
+# same program.
 gen(0 -o "${DIR}/step_direct" -p em_step --dump-ir-after corners "${DIR}/step_corners.json"
     "${STEP_SOURCE}")
 file(READ "${DIR}/step_corners.json" json)
-string(JSON nst LENGTH "${json}" stencils)   # the fills come last: Y (the first), then X
-math(EXPR first_fill "${nst} - 2")
-string(JSON fill_depth GET "${json}" stencils ${first_fill} corners depth)
-string(JSON fill_dir GET "${json}" stencils ${first_fill} corners dir)
+string(JSON fill_depth GET "${json}" body 1 fill depth)   # after halo_update(q): the Y fill
+string(JSON fill_dir GET "${json}" body 1 fill dir)
 gen(0 -o "${DIR}/step_back" --from-ir "${DIR}/step_corners.json")
 if(NOT fill_depth EQUAL 3 OR NOT fill_dir STREQUAL "Y")
   message(FATAL_ERROR "step.fpo after corners: fill depth ${fill_depth} dir ${fill_dir}")
