@@ -1,7 +1,8 @@
 /* dot.c: takes the optimized schedule, gives a Graphviz picture of it: one box per group (how
  * it runs: K outermost, rows in a pipeline, joined), one node per loop nest labelled with its
  * stencil, .fpo line and I-J loop (and lag), edges from the nest writing a field to the next
- * nests reading it, labelled with the field's storage (and ring). */
+ * nests reading it, labelled with the field's storage (and ring); a nest running inside the
+ * sweep before it (pass_kcache) says so. */
 #include "opt.h"
 
 char *fpo_sched_dot(Sched *s) {
@@ -23,9 +24,10 @@ char *fpo_sched_dot(Sched *s) {
                 buf_add(&b, "    style=filled; color=lightgrey;\n");
             for (int i = G->first; i < G->first + G->count; i++) {
                 Unit *u = &bl->u[i];
-                buf_printf(&b, "    n%d_%d [label=\"%s:%d\\ncomp %d iv %d\\nloop %d%s\"%s];\n", k, i,
-                           u->st->name, u->stage->loc.line, u->comp + 1, u->iv + 1, u->loop,
+                buf_printf(&b, "    n%d_%d [label=\"%s:%d\\ncomp %d iv %d\\nloop %d%s%s\"%s];\n", k,
+                           i, u->st->name, u->stage->loc.line, u->comp + 1, u->iv + 1, u->loop,
                            G->lag ? fpo_fmt(", %d rows behind", G->lag[u->loop]) : "",
+                           G->inside && G->inside[i - G->first] ? "\\ninside the sweep" : "",
                            u->par ? "" : ", shape=ellipse");
             }
             buf_add(&b, "  }\n");
@@ -41,10 +43,13 @@ char *fpo_sched_dot(Sched *s) {
                     if (r && r->read)
                         buf_printf(&b, "  n%d_%d -> n%d_%d [label=\"%s (%s)\"];\n", k, i, k, j,
                                    s->slots[w->slot]->name,
-                                   s->ring[w->slot] ? fpo_fmt("%s, ring of %d rows",
-                                                              store[s->store[w->slot]],
-                                                              s->ring[w->slot])
-                                                    : store[s->store[w->slot]]);
+                                   s->ring[w->slot]    ? fpo_fmt("%s, ring of %d rows",
+                                                                 store[s->store[w->slot]],
+                                                                 s->ring[w->slot])
+                                   : s->kring[w->slot] ? fpo_fmt("%s, ring of %d levels",
+                                                                 store[s->store[w->slot]],
+                                                                 s->kring[w->slot])
+                                                       : store[s->store[w->slot]]);
                     if (r && r->write && r->plain_first)
                         break;   /* overwritten whole (a write in a region keeps the rest) */
                 }

@@ -158,6 +158,10 @@ static void emit_access(Emit *e, Node *n) {
             buf_add(e->b, "(k + ");
             emit_expr(e, n->kexpr);
             buf_add(e->b, ")");
+        } else if (v->krows) {   /* a ring of levels */
+            buf_add(e->b, "(");
+            emit_offset(e->b, "k", n->off[2]);
+            buf_printf(e->b, " & %d)", v->krows - 1);
         } else {
             emit_offset(e->b, "k", n->off[2]);
         }

@@ -12,6 +12,9 @@ static void ind(Buf *b, int n) {
 }
 
 /* Close n blocks opened at depths depth + n - 1 down to depth. */
+/* The J rows a column group's block holds (emit_column), and its strips (fpo_emit_pool). */
+enum { COLUMN_ROWS = 4 };
+
 static void closes(Buf *b, int depth, int n) {
     while (n-- > 0) {
         ind(b, depth + n);
@@ -402,8 +405,10 @@ static void column_bounds(Buf *b, Block *bl, FGroup *G, int depth) {
 }
 
 /* This thread's strips among the slots groups [g0, g0 + ng) touch: its row of every level (J
- * stride 0; for small nz the array itself), or its ring of rows of every level. */
-static void strip_views(Buf *b, Sched *s, Block *bl, FGroup *g0, int ng, int depth) {
+ * stride 0; for small nz the array itself), its rows fpo_j0 .. fpo_j0 + COLUMN_ROWS of every
+ * level (`block`: a column group's block of rows), a ring of the last levels of those rows
+ * (pass_kcache), or its ring of rows of every level. */
+static void strip_views(Buf *b, Sched *s, Block *bl, FGroup *g0, int ng, bool block, int depth) {
     for (int x = s->nfparams; x < s->nslots; x++) {
         bool here = false;
         for (int g = 0; g < ng; g++)
@@ -412,6 +417,20 @@ static void strip_views(Buf *b, Sched *s, Block *bl, FGroup *g0, int ng, int dep
         if (s->store[x] != SK_STRIP || !here)
             continue;
         const char *t = fpo_c_type(s->slots[x]->dt), *f = fpo_fmt("p->tmp[%d]", x - s->nfparams);
+        if (s->kring[x]) {   /* row j of level k at (j - fpo_j0) * sj + (k & (levels - 1)) * sk */
+            ind(b, depth);
+            buf_printf(b, "const int64_t fpo_sj_fpo_v%d = %s, fpo_sk_fpo_v%d = %s;\n", x,
+                       block ? fpo_fmt("p->hi[%d][0] - p->lo[%d][0]", x, x) : "0", x,
+                       block ? fpo_fmt("%d * fpo_sj_fpo_v%d", COLUMN_ROWS, x)
+                             : fpo_fmt("p->hi[%d][0] - p->lo[%d][0]", x, x));
+            ind(b, depth);
+            buf_printf(b, "%s *restrict fpo_v%d = (%s *)((char *)p->pool + p->off[%d] + "
+                          "(size_t)FPO_TID * p->bytes[%d]) - (p->lo[%d][0]%s);   /* a ring of "
+                          "%d levels */\n",
+                       t, x, t, x, x, x, block ? fpo_fmt(" + fpo_j0 * fpo_sj_fpo_v%d", x) : "",
+                       s->kring[x]);
+            continue;
+        }
         if (s->ring[x]) {   /* row j of level k at (j & (rows - 1)) * sj + k * sk */
             ind(b, depth);
             buf_printf(b, "const int64_t fpo_sj_fpo_v%d = p->hi[%d][0] - p->lo[%d][0], "
@@ -426,58 +445,103 @@ static void strip_views(Buf *b, Sched *s, Block *bl, FGroup *g0, int ng, int dep
         ind(b, depth);
         buf_printf(b, "const int fpo_strip%d = nz >= %d;\n", x, s->strip_nz[x]);
         ind(b, depth);
-        buf_printf(b, "const int64_t fpo_sj_fpo_v%d = fpo_strip%d ? 0 : %s.stride[1], fpo_sk_fpo_v%d "
-                      "= fpo_strip%d ? p->hi[%d][0] - p->lo[%d][0] : %s.stride[2];\n",
-                   x, x, f, x, x, x, x, f);
+        if (block)   /* row j of level k at (j - fpo_j0) * sj + k * sk */
+            buf_printf(b, "const int64_t fpo_sj_fpo_v%d = fpo_strip%d ? p->hi[%d][0] - p->lo[%d][0] "
+                          ": %s.stride[1], fpo_sk_fpo_v%d = fpo_strip%d ? %d * fpo_sj_fpo_v%d : "
+                          "%s.stride[2];\n",
+                       x, x, x, x, f, x, x, COLUMN_ROWS, x, f);
+        else
+            buf_printf(b, "const int64_t fpo_sj_fpo_v%d = fpo_strip%d ? 0 : %s.stride[1], "
+                          "fpo_sk_fpo_v%d = fpo_strip%d ? p->hi[%d][0] - p->lo[%d][0] : "
+                          "%s.stride[2];\n",
+                       x, x, f, x, x, x, x, f);
         ind(b, depth);
         buf_printf(b, "%s *restrict fpo_v%d = fpo_strip%d ? (%s *)((char *)p->pool + p->off[%d] + "
                       "(size_t)FPO_TID * p->bytes[%d]) - (p->lo[%d][0] + p->lo[%d][2] * "
-                      "fpo_sk_fpo_v%d) : (%s *)%s.data - (%s.lo[0] + %s.lo[1] * fpo_sj_fpo_v%d + "
+                      "fpo_sk_fpo_v%d%s) : (%s *)%s.data - (%s.lo[0] + %s.lo[1] * fpo_sj_fpo_v%d + "
                       "%s.lo[2] * fpo_sk_fpo_v%d);\n",
-                   t, x, x, t, x, x, x, x, x, t, f, f, f, x, f, x);
+                   t, x, x, t, x, x, x, x, x, block ? fpo_fmt(" + fpo_j0 * fpo_sj_fpo_v%d", x) : "",
+                   t, f, f, f, x, f, x);
     }
 }
 
-/* Row j of a column group: each nest in order over its K range (in its K order), I innermost. */
-static void column_row(Buf *b, Sub *m, Block *bl, FGroup *G, int depth) {
-    Unit *u0 = &bl->u[G->first];
-    for (int i = 0; i < G->count; i++) {
-        Unit *u = &u0[i];
-        m->u = u;
+/* Nest u at level k of row j of a column group: its statement groups, each in its rows, I
+ * innermost. */
+static void column_points(Buf *b, Sub *m, Unit *u, int depth) {
+    m->u = u;
+    int ngr = u->grp < 0 ? u->si->ngroups[u->comp][u->iv] : 1;
+    for (int g = 0; g < ngr; g++) {
+        Group *G2 = &u->si->groups[u->comp][u->iv][u->grp < 0 ? g : u->grp];
+        SBox x = u->grp < 0 ? fpo_group_box(u, G2) : u->box;
         ind(b, depth);
-        if (u->par || u->st->comps[u->comp].order == ORD_FORWARD)
-            buf_printf(b, "for (int64_t k = fpo_cb%d; k < fpo_ce%d; k++) {\n", i, i);
-        else
-            buf_printf(b, "for (int64_t k = fpo_ce%d - 1; k >= fpo_cb%d; k--) {\n", i, i);
-        int ngr = u->grp < 0 ? u->si->ngroups[u->comp][u->iv] : 1;
-        for (int g = 0; g < ngr; g++) {
-            Group *G2 = &u->si->groups[u->comp][u->iv][u->grp < 0 ? g : u->grp];
-            SBox x = u->grp < 0 ? fpo_group_box(u, G2) : u->box;
-            ind(b, depth + 1);
-            buf_printf(b, "if (j >= %s && j < %s) {\n", bound(x.lo[1]), bound(x.hi[1]));
-            Points ps = {.m = m};
-            add_pt(&ps, u, G2->first, G2->count);
-            iloop(b, &ps, bound(x.lo[0]), bound(x.hi[0]), depth + 2);
-            ind(b, depth + 1);
-            buf_add(b, "}\n");
-        }
+        buf_printf(b, "if (j >= %s && j < %s) {\n", bound(x.lo[1]), bound(x.hi[1]));
+        Points ps = {.m = m};
+        add_pt(&ps, u, G2->first, G2->count);
+        iloop(b, &ps, bound(x.lo[0]), bound(x.hi[0]), depth + 1);
         ind(b, depth);
         buf_add(b, "}\n");
     }
 }
 
-/* A column group: J rows in parallel; per row, each nest in order over its K range (in its
- * K order), I innermost. */
+/* Row j of a column group (`block`: rows fpo_j0 .. fpo_j1): each nest in order over its K
+ * range (in its K order), the block's rows one after another at each level, I innermost. The
+ * nests inside a sweep (pass_kcache) run in each of the sweep's loops, after its nest at each
+ * level of their own range. */
+static void column_row(Buf *b, Sub *m, Block *bl, FGroup *G, bool block, int depth) {
+    Unit *u0 = &bl->u[G->first];
+    for (int i = 0; i < G->count; i++) {
+        if (G->inside && G->inside[i])
+            continue;
+        Unit *u = &u0[i];
+        ind(b, depth);
+        if (u->par || u->st->comps[u->comp].order == ORD_FORWARD)
+            buf_printf(b, "for (int64_t k = fpo_cb%d; k < fpo_ce%d; k++) {\n", i, i);
+        else
+            buf_printf(b, "for (int64_t k = fpo_ce%d - 1; k >= fpo_cb%d; k--) {\n", i, i);
+        int d = depth + 1 + block;
+        if (block) {
+            ind(b, depth + 1);
+            buf_add(b, "for (int64_t j = fpo_j0; j < fpo_j1; j++) {\n");
+        }
+        column_points(b, m, u, d);
+        /* Its guests: past the rest of its sweep (nests of its direction), the nests inside. */
+        bool down = u->st->comps[u->comp].order == ORD_BACKWARD;
+        int c = i + 1;
+        while (!u->par && c < G->count && !u0[c].par && !(G->inside && G->inside[c]) &&
+               (u0[c].st->comps[u0[c].comp].order == ORD_BACKWARD) == down)
+            c++;
+        for (; !u->par && G->inside && c < G->count && G->inside[c]; c++) {
+            ind(b, d);
+            buf_printf(b, "if (k >= fpo_cb%d && k < fpo_ce%d) {   /* %s, inside the sweep */\n",
+                       c, c, u0[c].st->name);
+            column_points(b, m, &u0[c], d + 1);
+            ind(b, d);
+            buf_add(b, "}\n");
+        }
+        closes(b, depth, 1 + block);
+    }
+}
+
+/* A column group: blocks of COLUMN_ROWS J rows in parallel (single rows when there are too
+ * few for every thread to take several blocks); per block, each nest in order over its K range
+ * (in its K order), the block's rows at each level, I innermost. Strips hold the block's rows,
+ * so a level is read and written COLUMN_ROWS rows at a time; with the K-caches of pass_kcache
+ * that is faster than row by row (docs/optimizer.md). */
 static void emit_column(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth) {
     ind(b, depth);
-    buf_printf(b, "{   /* column by column: %d nests, J rows outermost */\n", G->count);
+    buf_printf(b, "{   /* column by column: %d nests, blocks of J rows outermost */\n", G->count);
     scalar_args(b, &bl->u[G->first], G->count, depth + 1);
     column_bounds(b, bl, G, depth + 1);
+    ind(b, depth + 1);
+    buf_printf(b, "const int64_t fpo_rows = fpo_jhi - fpo_jlo >= %d * (int64_t)p->nthreads ? %d : 1;\n",
+               4 * COLUMN_ROWS, COLUMN_ROWS);
     omp(b, "parallel for schedule(static) num_threads(p->nthreads)");
     ind(b, depth + 1);
-    buf_add(b, "for (int64_t j = fpo_jlo; j < fpo_jhi; j++) {\n");
-    strip_views(b, s, bl, G, 1, depth + 2);
-    column_row(b, m, bl, G, depth + 2);
+    buf_add(b, "for (int64_t fpo_j0 = fpo_jlo; fpo_j0 < fpo_jhi; fpo_j0 += fpo_rows) {\n");
+    ind(b, depth + 2);
+    buf_add(b, "const int64_t fpo_j1 = fpo_j0 + fpo_rows < fpo_jhi ? fpo_j0 + fpo_rows : fpo_jhi;\n");
+    strip_views(b, s, bl, G, 1, true, depth + 2);
+    column_row(b, m, bl, G, true, depth + 2);
     closes(b, depth, 2);
 }
 
@@ -499,7 +563,7 @@ static void emit_joined(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int dept
     buf_add(b, "{\n");
     int d = depth + 2;
     plane_views(b, s, bl, G, d);
-    strip_views(b, s, bl, G, 2, d);
+    strip_views(b, s, bl, G, 2, false, d);
     ind(b, d);
     buf_add(b, "/* this thread's rows of the column group, and the steps that compute them */\n");
     ind(b, d);
@@ -536,7 +600,7 @@ static void emit_joined(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int dept
     buf_printf(b, "const int64_t j = fpo_r - %d;\n", G->lagc);
     ind(b, d + 2);
     buf_add(b, "if (j >= fpo_c0 && j < fpo_c1) {\n");
-    column_row(b, m, bl, C, d + 3);
+    column_row(b, m, bl, C, false, d + 3);
     ind(b, d + 2);
     buf_add(b, "}\n");
     ind(b, d + 1);
@@ -552,6 +616,7 @@ static Var **aliases(Sched *s) {
         /* a strip is a 3D view with J stride 0 (or the array itself, for small nz) */
         a[x] = new_var(fpo_fmt("fpo_v%d", x), v->loc, VK_TEMP, v->dt, ax);
         a[x]->rows = s->store[x] == SK_PLANE || s->store[x] == SK_STRIP ? s->ring[x] : 0;
+        a[x]->krows = s->store[x] == SK_STRIP ? s->kring[x] : 0;
     }
     return a;
 }
@@ -726,6 +791,19 @@ void fpo_emit_views(Buf *b, Sched *s) {
 
 /* ---- open: one pool for every temporary; the memory report ---- */
 
+/* The J rows of `slot`'s strip: a column group's block (emit_column), or a single row where
+ * a joined group (emit_joined) runs its column group row by row. */
+static int strip_rows(Sched *s, int slot) {
+    for (int k = 0; k < s->nblocks; k++)
+        for (int g = 0; g + 1 < s->blocks[k].ng; g++) {
+            FGroup *C = &s->blocks[k].g[g + 1];
+            for (int i = C->first; s->blocks[k].g[g].join && i < C->first + C->count; i++)
+                if (fpo_unit_acc(&s->blocks[k].u[i], slot))
+                    return 1;
+        }
+    return COLUMN_ROWS;
+}
+
 void fpo_emit_pool(Buf *b, Sched *s) {
     static const char *dts[] = {"FPO_F32", "FPO_F64", "FPO_I32", "FPO_BOOL"};
     static const char *axs[] = {"FPO_IJK", "FPO_IJ", "FPO_K"};
@@ -744,6 +822,14 @@ void fpo_emit_pool(Buf *b, Sched *s) {
                    dts[v->dt], axs[v->ax], x, x);
         if (s->store[x] == SK_SCALAR)
             continue;
+        if (s->store[x] == SK_STRIP && s->kring[x]) {
+            buf_printf(b, "    p->bytes[%d] = fpo_dtype_size(%s) * (size_t)(p->hi[%d][0] - "
+                          "p->lo[%d][0]) * %d;   /* %d rows of a ring of %d levels */\n"
+                          "    p->by_kind[3] += p->bytes[%d] * (size_t)p->nthreads;\n",
+                       x, dts[v->dt], x, x, strip_rows(s, x) * s->kring[x], strip_rows(s, x),
+                       s->kring[x], x);
+            continue;
+        }
         if (s->store[x] == SK_STRIP) {
             buf_printf(b, "    if (nz >= %d) {\n        p->bytes[%d] = fpo_dtype_size(%s) * (size_t)(p->hi[%d][0] - "
                           "p->lo[%d][0]) * (size_t)(p->hi[%d][2] - p->lo[%d][2])%s;\n"
@@ -751,7 +837,7 @@ void fpo_emit_pool(Buf *b, Sched *s) {
                           "        p->bytes[%d] = fpo_tmp_bytes(%s, %s, p->lo[%d], p->hi[%d]);\n"
                           "        p->by_kind[0] += p->bytes[%d];\n    }\n",
                        s->strip_nz[x], x, dts[v->dt], x, x, x, x,
-                       s->ring[x] ? fpo_fmt(" * %d", s->ring[x]) : "", x, x, dts[v->dt],
+                       fpo_fmt(" * %d", s->ring[x] ? s->ring[x] : strip_rows(s, x)), x, x, dts[v->dt],
                        axs[v->ax], x, x, x);
             continue;
         }
@@ -812,11 +898,12 @@ void fpo_emit_pool(Buf *b, Sched *s) {
 /* The line the build prints. */
 char *fpo_memory_summary(Sched *s) {
     int counts[4] = {0, 0, 0, 0}, nests = 0, groups = 0, loops = 0, fused = 0, shared = 0;
-    int rings = 0, piped = 0;
+    int rings = 0, piped = 0, krings = 0;
     for (int x = s->nfparams; x < s->nslots; x++) {
         counts[s->store[x]]++;
         shared += s->share[x] != x;
         rings += s->store[x] == SK_PLANE && s->ring[x];
+        krings += s->store[x] == SK_STRIP && s->kring[x];
     }
     for (int k = 0; k < s->nblocks; k++) {
         nests += s->blocks[k].nu;
@@ -843,11 +930,12 @@ char *fpo_memory_summary(Sched *s) {
     return fpo_fmt("fpo-gen: %s (%s): %d loop nests -> %d group%s (%d fused, K outermost, %d of "
                    "them rows in a pipeline; %d by columns) and %d I-J loops; %d temporaries: %d "
                    "arrays (%d B per point), %d planes (%d B per point of a level, per thread; %d "
-                   "of them rings of rows), %d strips (%d B per point of a row, per thread), %d "
-                   "scalars; %d share pool space (unfused: %d arrays, %d B per point)\n",
+                   "of them rings of rows), %d strips (%d B per point of a row, per thread; %d of "
+                   "them rings of levels), %d scalars; %d share pool space (unfused: %d arrays, %d "
+                   "B per point)\n",
                    s->ir->name, s->fused ? "fused" : "unfused", nests, groups,
                    groups == 1 ? "" : "s", fused, piped,
                    columns, loops, s->nslots - s->nfparams, counts[0], bytes[0], counts[1],
-                   bytes[1], rings, counts[3], bytes[3], counts[2], shared,
+                   bytes[1], rings, counts[3], bytes[3], krings, counts[2], shared,
                    s->nslots - s->nfparams, unfused);
 }

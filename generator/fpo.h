@@ -131,6 +131,7 @@ struct Var {
     Node *subst;      /* lower.c: the expression an inlined scalar parameter stands for */
     int id;           /* index in its owner's list */
     int rows;         /* emit_fused.c: a plane kept as a ring of rows (row j at j & (rows - 1)) */
+    int krows;        /* emit_fused.c: a strip kept as a ring of levels (k at k & (krows - 1)) */
 };
 
 typedef enum {

@@ -14,6 +14,7 @@ typedef struct Acc {
     bool plain_first;      /* its first touch is an unconditional `x = e` not reading x */
     int64_t lo[3], hi[3];  /* offsets touched, per axis */
     bool wplain;           /* some top-level statement is a plain `x = e` at offset 0 */
+    bool woff;             /* some write is at a K offset other than 0 (or a variable one) */
     bool early, late;      /* read before (at) / after the first such statement */
     int64_t ek[2], lk[2];  /* the K offsets of those reads (lo, hi) */
 } Acc;
@@ -48,6 +49,8 @@ typedef struct FGroup {
     int lagc;              /* joined: the column group's rows behind the first loop's */
     int *nlo, *nhi;        /* joined: per I-J loop, rows it computes below and above a thread's
                             * share of the column group's rows (nhi < nlo: none) */
+    bool *inside;          /* pass_kcache: per nest, it runs inside the sweep's K loops before
+                            * it, level by level (NULL: none does) */
 } FGroup;
 
 /* Consecutive ND_STAGES nodes of the program body (`stages`: the first). */
@@ -63,7 +66,7 @@ typedef struct Block {
 typedef enum { SK_ARRAY, SK_PLANE, SK_SCALAR, SK_STRIP } StoreKind;
 
 enum { PASS_CORNERS, PASS_EXTENT, PASS_FUSE, PASS_COLUMN, PASS_MERGE, PASS_SHRINK, PASS_ROWS, PASS_JOIN,
-       PASS_POOL, PASS_COUNT };
+       PASS_KCACHE, PASS_POOL, PASS_COUNT };
 
 /* Instrumentation compiled into run on request (--instrument). */
 typedef struct Instrument {
@@ -90,6 +93,7 @@ typedef struct Sched {
     int *share;            /* pass_pool: the slot whose pool space this array reuses, or itself */
     int *strip_nz;         /* pass_shrink: a strip is used when nz >= this (else an array) */
     int *ring;             /* pass_rows: a plane kept as a ring of this many rows (0: whole) */
+    int *kring;            /* pass_kcache: a strip kept as a ring of this many levels (0: all) */
     Instrument ins;
 } Sched;
 
@@ -128,6 +132,7 @@ void fpo_pass_merge(Sched *s);
 void fpo_pass_shrink(Sched *s);
 void fpo_pass_rows(Sched *s);
 void fpo_pass_join(Sched *s);
+void fpo_pass_kcache(Sched *s);
 void fpo_pass_pool(Sched *s);
 
 /* check_domains.c: warnings on program temporaries read where no call writes them */

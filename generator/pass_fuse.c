@@ -31,7 +31,7 @@ void fpo_pass_fuse(Sched *s) {
                 v->loop = last->count++;   /* its own I-J loop until pass_merge */
                 continue;
             }
-            FGroup n = {i, 1, v->par, false, NULL, false, 0, NULL, NULL};
+            FGroup n = {.first = i, .count = 1, .fused = v->par};
             VPUSH(g, ng, n);
         }
         b->g = g;

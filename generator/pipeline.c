@@ -1,18 +1,19 @@
 /* pipeline.c: takes the IR and which passes are on, gives the optimized schedule: runs
  * corners (on the IR, before the schedule is made), extent, fuse, column, merge, shrink, rows,
- * join (off unless enabled), pool in that order; writes the schedule as JSON after any pass
+ * join (off unless enabled), kcache, pool in that order; writes the schedule as JSON after any pass
  * (the IR JSON of ir_json.c with a "schedule" key added, which --from-ir ignores). */
 #include "opt.h"
 
 #include <string.h>
 
 const char *const fpo_pass_names[PASS_COUNT] = {"corners", "extent", "fuse", "column", "merge",
-                                                 "shrink",  "rows",   "join", "pool"};
-const bool fpo_pass_default[PASS_COUNT] = {true, true, true, true, true, true, true, false, true};
+                                                 "shrink",  "rows",   "join", "kcache", "pool"};
+const bool fpo_pass_default[PASS_COUNT] = {true, true, true, true, true,
+                                           true, true, false, true, true};
 
 static void (*const pass_fns[PASS_COUNT])(Sched *) = {
     NULL,           fpo_pass_extent, fpo_pass_fuse, fpo_pass_column, fpo_pass_merge,
-    fpo_pass_shrink, fpo_pass_rows,  fpo_pass_join, fpo_pass_pool};
+    fpo_pass_shrink, fpo_pass_rows,  fpo_pass_join, fpo_pass_kcache, fpo_pass_pool};
 
 int fpo_pass_find(const char *name) {
     for (int p = 0; p < PASS_COUNT; p++)
@@ -36,9 +37,9 @@ char *fpo_sched_json(Sched *s) {
     buf_add(&b, "},\n    \"temporaries\": [");
     for (int x = s->nfparams; x < s->nslots; x++)
         buf_printf(&b, "%s\n      {\"slot\": %d, \"name\": \"%s\", \"storage\": \"%s\", "
-                       "\"covered\": %s, \"shares\": %d, \"ring\": %d}",
+                       "\"covered\": %s, \"shares\": %d, \"ring\": %d, \"kring\": %d}",
                    x > s->nfparams ? "," : "", x, s->slots[x]->name, store_names[s->store[x]],
-                   s->covered[x] ? "true" : "false", s->share[x], s->ring[x]);
+                   s->covered[x] ? "true" : "false", s->share[x], s->ring[x], s->kring[x]);
     buf_add(&b, "],\n    \"blocks\": [");
     for (int k = 0; k < s->nblocks; k++) {
         Block *bl = &s->blocks[k];
@@ -52,10 +53,11 @@ char *fpo_sched_json(Sched *s) {
                 Unit *u = &bl->u[i];
                 buf_printf(&b, "%s\n          {\"stencil\": \"%s\", \"line\": %d, "
                                "\"computation\": %d, \"interval\": %d, \"group\": %d, "
-                               "\"loop\": %d, \"lag\": %d, \"box\": [",
+                               "\"loop\": %d, \"lag\": %d, \"inside\": %s, \"box\": [",
                            i > bl->g[g].first ? "," : "", u->st->name, u->stage->loc.line,
                            u->comp, u->iv, u->grp, u->loop,
-                           bl->g[g].lag ? bl->g[g].lag[u->loop] : 0);
+                           bl->g[g].lag ? bl->g[g].lag[u->loop] : 0,
+                           bl->g[g].inside && bl->g[g].inside[i - bl->g[g].first] ? "true" : "false");
                 for (int d = 0; d < 3; d++) {
                     buf_add(&b, d ? ", [" : "[");
                     json_dbound(&b, u->box.lo[d]);

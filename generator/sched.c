@@ -44,8 +44,7 @@ static Acc *touch(Scan *sc, Node *a, bool write) {
     Unit *u = sc->u;
     Acc *x = fpo_unit_acc(u, slot);
     if (!x) {
-        Acc n = {slot, false, false, true, a->var->ax != AX_IJK, false, {0}, {0},
-                 false, false, false, {0, 0}, {0, 0}};
+        Acc n = {.slot = slot, .kconst = true, .ij_only = a->var->ax != AX_IJK};
         for (int d = 0; d < 3; d++)
             n.lo[d] = n.hi[d] = a->off[d];
         VPUSH(u->acc, u->nacc, n);
@@ -62,7 +61,9 @@ static Acc *touch(Scan *sc, Node *a, bool write) {
     }
     if (write)
         x->write = true;
-    else
+    if (write && (a->kmode != KM_CONST || a->off[2]))
+        x->woff = true;
+    if (!write)
         x->read = true;
     return x;
 }
@@ -172,7 +173,7 @@ static void add_unit(Sched *s, Block *b, Node *stage, int stage_no, int comp, in
         scan_stmts(&sc, I->body, 0, n);
     }
     VPUSH(b->u, b->nu, u);
-    FGroup g = {b->nu - 1, 1, false, false, NULL, false, 0, NULL, NULL};
+    FGroup g = {.first = b->nu - 1, .count = 1};
     VPUSH(b->g, b->ng, g);
 }
 
@@ -241,6 +242,7 @@ Sched *fpo_sched_new(Ir *ir, bool fused) {
     s->share = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
     s->strip_nz = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
     s->ring = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
+    s->kring = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
     for (int i = 0; i < s->nslots; i++)
         s->share[i] = i;
     collect(s, ir->body);

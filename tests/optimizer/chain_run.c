@@ -68,15 +68,19 @@ static int run(int argc, char **argv, double *q, double *u, double *v, double *d
                  m.unfused_bytes >= 9 * (size_t)NX * NY * NZ * 8;
 #elif defined CHAIN_JOIN
         /* joined: no array; cx, cy one-row planes; fx (nx + 1 wide), fy (2 rows each) and qn
-         * (1 row) rings of every level; qv, cp, dp strips; qd a scalar */
+         * (1 row) rings of every level; the solver's cp, dp strips (a row of every level); qv a
+         * ring of 2 levels of a row (pass_kcache); qd a scalar */
         int ok = m.arrays == 0 && m.planes == 2 && m.strips == 6 && m.scalars == 1 &&
                  m.array_bytes == 0 && m.pool_bytes < m.unfused_bytes / 5 &&
-                 m.strip_bytes == (size_t)m.threads * (2 * (NX + 1) + 2 * NX + NX + 3 * NX) * NZ * 8;
+                 m.strip_bytes == (size_t)m.threads *
+                                      ((2 * (NX + 1) + 2 * NX + NX + 2 * NX) * NZ + 2 * NX) * 8;
 #else
-        /* qn an array; cx, cy, fx, fy planes; qv and the solver's cp, dp strips; qd a scalar */
+        /* qn an array; cx, cy, fx, fy planes; the solver's cp, dp strips (4 rows of every
+         * level: a column group's block); qv a ring of 2 levels of those rows (pass_kcache);
+         * qd a scalar */
         int ok = m.arrays == 1 && m.planes == 4 && m.strips == 3 && m.scalars == 1 &&
                  m.pool_bytes < m.unfused_bytes / 3 && m.array_bytes >= (size_t)NX * NY * NZ * 8 &&
-                 m.strip_bytes == 3 * (size_t)m.threads * NX * NZ * 8;
+                 m.strip_bytes == (size_t)m.threads * (2 * 4 * NX * NZ + 4 * 2 * NX) * 8;
 #endif
         chain_step_close(p);
         return ok ? 0 : fail("memory report", NULL);

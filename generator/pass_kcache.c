@@ -1,0 +1,159 @@
+/* pass_kcache.c: takes column groups (pass_column) and their strips (pass_shrink), gives
+ * K-caches: a PARALLEL nest right after a FORWARD or BACKWARD sweep that reads what the sweep
+ * (and the nests already inside it) write only at its own level runs inside the sweep's K
+ * loops, level by level (FGroup.inside); then a strip touched only by the sweep and the nests
+ * inside it, every level read having been written fewer than R levels before in the order the
+ * loops run, becomes a ring of the last R levels of its rows (Sched.kring: 2, 4 or 8), a few
+ * KB that stay in L1, instead of its rows of every level. */
+#include "opt.h"
+
+enum { KRING_MAX = 8, NZ_CHECK = 64 };   /* bounds are 0 or nz plus small offsets: what
+                                          * holds for every nz up to 64 holds above */
+
+static bool backward(Unit *u) {
+    return !u->par && u->st->comps[u->comp].order == ORD_BACKWARD;
+}
+
+static bool at_level(Acc *a) {
+    return a->kconst && !a->lo[2] && !a->hi[2];
+}
+
+/* Whether, for every nz, each level of unit p's K range lies in exactly one of the K ranges
+ * of units [a, b): p can run inside their loops, once per level. */
+static bool covers(Block *bl, int a, int b, Unit *p) {
+    for (int64_t nz = 1; nz <= NZ_CHECK; nz++) {
+        int64_t pb = fpo_dbound_at(p->box.lo[2], nz), pe = fpo_dbound_at(p->box.hi[2], nz);
+        for (int64_t k = pb; k < pe; k++) {
+            int n = 0;
+            for (int i = a; i < b; i++)
+                n += k >= fpo_dbound_at(bl->u[i].box.lo[2], nz) &&
+                     k < fpo_dbound_at(bl->u[i].box.hi[2], nz);
+            if (n != 1)
+                return false;
+        }
+    }
+    return true;
+}
+
+/* Whether unit p (PARALLEL) may run inside the sweep of units [a, b), after the nests [b, p)
+ * already inside it: it reads what they write only at the current level, writes nothing they
+ * touch, and each level of its K range falls in one of the sweep's loops. */
+static bool mergeable(Block *bl, int a, int b, int p) {
+    Unit *P = &bl->u[p];
+    if (!P->par)
+        return false;
+    for (int n = 0; n < P->nacc; n++) {
+        Acc *A = &P->acc[n];
+        if (A->write && (A->woff || (A->read && !at_level(A))))
+            return false;
+        for (int i = a; i < p; i++) {
+            Acc *q = fpo_unit_acc(&bl->u[i], A->slot);
+            if (!q)
+                continue;
+            if (A->write && (i < b || q->read))
+                return false;   /* the nests before would see its values too early */
+            if (q->write && (q->woff || !at_level(A)))
+                return false;   /* it may read a level not yet computed */
+        }
+    }
+    return covers(bl, a, b, P);
+}
+
+/* Unit u at level k on a ring of R levels of `slot` (ring[r]: the level held at r): every
+ * level it reads (before and after its plain write, as pass_shrink counts them) is the last
+ * one written to its place. False when one is not. */
+static bool ring_step(Unit *u, int slot, int64_t k, int R, int64_t *ring) {
+    Acc *x = fpo_unit_acc(u, slot);
+    if (!x)
+        return true;
+    if (x->write && (!x->wplain || x->woff))
+        return false;
+    for (int late = 0; late < 2; late++) {
+        if (late && x->wplain)
+            ring[k & (R - 1)] = k;
+        bool on = late ? x->late : x->early;
+        int64_t *rk = late ? x->lk : x->ek;
+        for (int64_t dk = rk[0]; on && dk <= rk[1]; dk++)
+            if (ring[(k + dk) & (R - 1)] != k + dk)
+                return false;
+    }
+    return true;
+}
+
+/* Whether, at this nz, `slot` can be a ring of R levels: the units [a, b) run their K loops
+ * in order, the nests [b, c) inside them at each level of their own ranges. */
+static bool ring_holds(Block *bl, int a, int b, int c, int slot, int64_t nz, int R) {
+    int64_t ring[KRING_MAX];
+    for (int r = 0; r < R; r++)
+        ring[r] = INT64_MIN;
+    for (int i = a; i < b; i++) {
+        Unit *s = &bl->u[i];
+        int64_t kb = fpo_dbound_at(s->box.lo[2], nz), ke = fpo_dbound_at(s->box.hi[2], nz);
+        for (int64_t n = 0; n < ke - kb; n++) {
+            int64_t k = backward(s) ? ke - 1 - n : kb + n;
+            if (!ring_step(s, slot, k, R, ring))
+                return false;
+            for (int m = b; m < c; m++) {
+                Unit *u = &bl->u[m];
+                if (k >= fpo_dbound_at(u->box.lo[2], nz) && k < fpo_dbound_at(u->box.hi[2], nz) &&
+                    !ring_step(u, slot, k, R, ring))
+                    return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* The ring size of `slot` touched only within the sweep [a, b) and the nests [b, c) inside
+ * it, or 0. */
+static int ring_levels(Sched *s, Block *bl, int a, int b, int c, int slot) {
+    if (s->store[slot] != SK_STRIP || s->ring[slot])
+        return 0;
+    for (int k = 0; k < s->nblocks; k++)
+        for (int i = 0; i < s->blocks[k].nu; i++)
+            if ((&s->blocks[k] != bl || i < a || i >= c) &&
+                fpo_unit_acc(&s->blocks[k].u[i], slot))
+                return 0;
+    for (int R = 2; R <= KRING_MAX; R *= 2) {
+        bool ok = true;
+        for (int64_t nz = 1; nz <= NZ_CHECK && ok; nz++)
+            ok = ring_holds(bl, a, b, c, slot, nz, R);
+        if (ok)
+            return R;
+    }
+    return 0;
+}
+
+void fpo_pass_kcache(Sched *s) {
+    for (int k = 0; k < s->nblocks; k++) {
+        Block *bl = &s->blocks[k];
+        for (int g = 0; g < bl->ng; g++) {
+            FGroup *G = &bl->g[g];
+            if (!G->column)
+                continue;
+            int end = G->first + G->count;
+            for (int a = G->first; a < end;) {
+                if (bl->u[a].par) {
+                    a++;
+                    continue;
+                }
+                /* A sweep: the nests of one direction in a row, then the nests inside it. */
+                int b = a + 1, c;
+                while (b < end && !bl->u[b].par && backward(&bl->u[b]) == backward(&bl->u[a]))
+                    b++;
+                for (c = b; c < end && mergeable(bl, a, b, c); c++) {
+                    if (!G->inside)
+                        G->inside = fpo_new(sizeof(bool) * (size_t)G->count);
+                    G->inside[c - G->first] = true;
+                }
+                for (int x = s->nfparams; x < s->nslots; x++)
+                    if (!s->kring[x])
+                        s->kring[x] = ring_levels(s, bl, a, b, c, x);
+                a = c;
+            }
+        }
+    }
+    for (int x = s->nfparams; x < s->nslots; x++)
+        if (s->kring[x])
+            s->strip_nz[x] = 1;   /* a ring at every nz: no array below some nz */
+}
