@@ -114,6 +114,28 @@ static double smooth(int i, int j, int k, int which) {
     return (double)(x % 1000) / 1000.0;
 }
 
+/* `steps` steps of the fused and unfused forms (and the hand-written one, when given) taking
+ * turns, so a busy machine slows each alike: each form's best step, seconds. */
+static void tp_turns(tp_step *pf, tp_ref *pu, tp_hand *th, int steps, double best3[3]) {
+    double *t = malloc(sizeof(double) * 3 * (size_t)steps);
+    fpo_error err;
+    for (int s = 0; s < steps; s++) {
+        double t0 = now();
+        tp_step_run(pf, &err);
+        t[s] = now() - t0;
+        t0 = now();
+        tp_ref_run(pu, &err);
+        t[steps + s] = now() - t0;
+        t0 = now();
+        if (th)
+            tp_hand_step(th);
+        t[2 * steps + s] = now() - t0;
+    }
+    for (int f = 0; f < 3; f++)
+        best3[f] = best(t + f * steps, steps);
+    free(t);
+}
+
 static int bench_tp(int n, int nz, int steps, tp_figures *r) {
     const int h = 4;   /* the FPO fields' halo (the hand-written layout has 3) */
     int64_t lo = -h, hi = n + h + 1;
@@ -201,22 +223,9 @@ static int bench_tp(int n, int nz, int steps, tp_figures *r) {
                 double x = f3[0][at], y = th.q[(size_t)k * th.plane + EM_AT(g, i, j)];
                 r->bad_h += memcmp(&x, &y, sizeof x) != 0;
             }
-    double *tf = malloc(sizeof(double) * (size_t)steps), *tu = malloc(sizeof(double) * (size_t)steps),
-           *thd = malloc(sizeof(double) * (size_t)steps);
-    for (int s = 0; s < steps; s++) {
-        double t0 = now();
-        tp_step_run(pf, &err);
-        tf[s] = now() - t0;
-        t0 = now();
-        tp_ref_run(pu, &err);
-        tu[s] = now() - t0;
-        t0 = now();
-        tp_hand_step(&th);
-        thd[s] = now() - t0;
-    }
-    r->fused = best(tf, steps);
-    r->unfused = best(tu, steps);
-    r->hand = best(thd, steps);
+    double t[3];
+    tp_turns(pf, pu, &th, steps, t);
+    r->fused = t[0], r->unfused = t[1], r->hand = t[2];
     fpo_memory m;
     tp_step_memory(pf, &m);
     r->mem_f = m.pool_bytes;
@@ -236,16 +245,8 @@ static int bench_tp(int n, int nz, int steps, tp_figures *r) {
         fprintf(stderr, "bench: tp: %s\n", err.msg);
         return 1;
     }
-    for (int s = 0; s < steps; s++) {
-        double t0 = now();
-        tp_step_run(pfi, &err);
-        tf[s] = now() - t0;
-        t0 = now();
-        tp_ref_run(pui, &err);
-        tu[s] = now() - t0;
-    }
-    r->fused_in = best(tf, steps);
-    r->unfused_in = best(tu, steps);
+    tp_turns(pfi, pui, NULL, steps, t);
+    r->fused_in = t[0], r->unfused_in = t[1];
     r->bad_in = memcmp(f3[0], f3[7], n3 * sizeof(double)) != 0;
     tp_step_close(pfi);
     tp_ref_close(pui);
@@ -256,7 +257,7 @@ static int bench_tp(int n, int nz, int steps, tp_figures *r) {
         free(f3[a]);
     for (int a = 0; a < 4; a++)
         free(f2[a]);
-    free(tf), free(tu), free(thd), free(xbuf), free(ybuf);
+    free(xbuf), free(ybuf);
     return r->bad_u || r->bad_h || r->bad_in;
 }
 
