@@ -10,7 +10,10 @@
 #ifndef CHAIN_NZ
 #define CHAIN_NZ 7   /* 1 and 2 too: below and at the smallest nz the solver's strips take */
 #endif
-enum { NX = 13, NY = 11, NZ = CHAIN_NZ, H = 2 };
+#ifndef CHAIN_NY
+#define CHAIN_NY 11   /* 37 too: the column group then runs blocks of 4 rows, the last of 1 */
+#endif
+enum { NX = 13, NY = CHAIN_NY, NZ = CHAIN_NZ, H = 2 };
 #define N ((size_t)(NX + 2 * H) * (NY + 2 * H) * NZ)
 
 static double *grid(double (*f)(int, int, int)) {
