@@ -825,20 +825,22 @@ void fpo_emit_pool(Buf *b, Sched *s) {
         if (s->store[x] == SK_STRIP && s->kring[x]) {
             buf_printf(b, "    p->bytes[%d] = fpo_dtype_size(%s) * (size_t)(p->hi[%d][0] - "
                           "p->lo[%d][0]) * %d;   /* %d rows of a ring of %d levels */\n"
+                          "    p->bytes[%d] = fpo_lines(p->bytes[%d]);\n"
                           "    p->by_kind[3] += p->bytes[%d] * (size_t)p->nthreads;\n",
                        x, dts[v->dt], x, x, strip_rows(s, x) * s->kring[x], strip_rows(s, x),
-                       s->kring[x], x);
+                       s->kring[x], x, x, x);
             continue;
         }
         if (s->store[x] == SK_STRIP) {
             buf_printf(b, "    if (nz >= %d) {\n        p->bytes[%d] = fpo_dtype_size(%s) * (size_t)(p->hi[%d][0] - "
                           "p->lo[%d][0]) * (size_t)(p->hi[%d][2] - p->lo[%d][2])%s;\n"
+                          "        p->bytes[%d] = fpo_lines(p->bytes[%d]);\n"
                           "        p->by_kind[3] += p->bytes[%d] * (size_t)p->nthreads;\n    } else {\n"
                           "        p->bytes[%d] = fpo_tmp_bytes(%s, %s, p->lo[%d], p->hi[%d]);\n"
                           "        p->by_kind[0] += p->bytes[%d];\n    }\n",
                        s->strip_nz[x], x, dts[v->dt], x, x, x, x,
-                       fpo_fmt(" * %d", s->ring[x] ? s->ring[x] : strip_rows(s, x)), x, x, dts[v->dt],
-                       axs[v->ax], x, x, x);
+                       fpo_fmt(" * %d", s->ring[x] ? s->ring[x] : strip_rows(s, x)), x, x, x, x,
+                       dts[v->dt], axs[v->ax], x, x, x);
             continue;
         }
         if (s->store[x] == SK_ARRAY)
@@ -851,6 +853,8 @@ void fpo_emit_pool(Buf *b, Sched *s) {
         else
             buf_printf(b, "    p->bytes[%d] = fpo_tmp_bytes(%s, FPO_IJ, p->lo[%d], p->hi[%d]);\n",
                        x, dts[v->dt], x, x);
+        if (s->store[x] == SK_PLANE)
+            buf_printf(b, "    p->bytes[%d] = fpo_lines(p->bytes[%d]);\n", x, x);
         buf_printf(b, "    p->by_kind[%d] += p->bytes[%d]%s;\n", s->store[x], x,
                    s->store[x] == SK_PLANE ? " * (size_t)p->nthreads" : "");
     }
