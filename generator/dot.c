@@ -27,7 +27,7 @@ char *fpo_sched_dot(Sched *s) {
                 buf_printf(&b, "    n%d_%d [label=\"%s:%d\\ncomp %d iv %d\\nloop %d%s%s\"%s];\n", k,
                            i, u->st->name, u->stage->loc.line, u->comp + 1, u->iv + 1, u->loop,
                            G->lag ? fpo_fmt(", %d rows behind", G->lag[u->loop]) : "",
-                           G->inside && G->inside[i - G->first] ? "\\ninside the sweep" : "",
+                           fpo_nest_host(G, i - G->first) >= 0 ? "\\ninside the sweep" : "",
                            u->par ? "" : ", shape=ellipse");
             }
             buf_add(&b, "  }\n");

@@ -11,10 +11,10 @@ static void ind(Buf *b, int n) {
         buf_add(b, "    ");
 }
 
-/* Close n blocks opened at depths depth + n - 1 down to depth. */
 /* The J rows a column group's block holds (emit_column), and its strips (fpo_emit_pool). */
 enum { COLUMN_ROWS = 4 };
 
+/* Close n blocks opened at depths depth + n - 1 down to depth. */
 static void closes(Buf *b, int depth, int n) {
     while (n-- > 0) {
         ind(b, depth + n);
@@ -490,7 +490,7 @@ static void column_points(Buf *b, Sub *m, Unit *u, int depth) {
 static void column_row(Buf *b, Sub *m, Block *bl, FGroup *G, bool block, int depth) {
     Unit *u0 = &bl->u[G->first];
     for (int i = 0; i < G->count; i++) {
-        if (G->inside && G->inside[i])
+        if (fpo_nest_host(G, i) >= 0)
             continue;
         Unit *u = &u0[i];
         ind(b, depth);
@@ -504,13 +504,11 @@ static void column_row(Buf *b, Sub *m, Block *bl, FGroup *G, bool block, int dep
             buf_add(b, "for (int64_t j = fpo_j0; j < fpo_j1; j++) {\n");
         }
         column_points(b, m, u, d);
-        /* Its guests: past the rest of its sweep (nests of its direction), the nests inside. */
-        bool down = u->st->comps[u->comp].order == ORD_BACKWARD;
-        int c = i + 1;
-        while (!u->par && c < G->count && !u0[c].par && !(G->inside && G->inside[c]) &&
-               (u0[c].st->comps[u0[c].comp].order == ORD_BACKWARD) == down)
-            c++;
-        for (; !u->par && G->inside && c < G->count && G->inside[c]; c++) {
+        /* The nests inside its sweep: hosted by the sweep's first nest, at or before it. */
+        for (int c = i + 1; c < G->count; c++) {
+            int h = fpo_nest_host(G, c);
+            if (h < 0 || h > i)
+                continue;
             ind(b, d);
             buf_printf(b, "if (k >= fpo_cb%d && k < fpo_ce%d) {   /* %s, inside the sweep */\n",
                        c, c, u0[c].st->name);
@@ -815,32 +813,25 @@ void fpo_emit_pool(Buf *b, Sched *s) {
                                     s->ring[x] ? "plane per thread, a ring of rows"
                                                : "plane per thread",
                                     "scalar",
-                                    s->ring[x] ? "ring of rows of every level, per thread"
-                                               : "strip per thread (an array when nz is small)"}
+                                    s->ring[x]    ? "ring of rows of every level, per thread"
+                                    : s->kring[x] ? "ring of levels of a block of rows, per thread"
+                                                  : "strip per thread (an array when nz is small)"}
                        [s->store[x]]);
         buf_printf(b, "    p->unfused_bytes += fpo_tmp_bytes(%s, %s, p->lo[%d], p->hi[%d]);\n",
                    dts[v->dt], axs[v->ax], x, x);
         if (s->store[x] == SK_SCALAR)
             continue;
-        if (s->store[x] == SK_STRIP && s->kring[x]) {
-            buf_printf(b, "    p->bytes[%d] = fpo_dtype_size(%s) * (size_t)(p->hi[%d][0] - "
-                          "p->lo[%d][0]) * %d;   /* %d rows of a ring of %d levels */\n"
-                          "    p->bytes[%d] = fpo_lines(p->bytes[%d]);\n"
-                          "    p->by_kind[3] += p->bytes[%d] * (size_t)p->nthreads;\n",
-                       x, dts[v->dt], x, x, strip_rows(s, x) * s->kring[x], strip_rows(s, x),
-                       s->kring[x], x, x, x);
-            continue;
-        }
-        if (s->store[x] == SK_STRIP) {
-            buf_printf(b, "    if (nz >= %d) {\n        p->bytes[%d] = fpo_dtype_size(%s) * (size_t)(p->hi[%d][0] - "
-                          "p->lo[%d][0]) * (size_t)(p->hi[%d][2] - p->lo[%d][2])%s;\n"
-                          "        p->bytes[%d] = fpo_lines(p->bytes[%d]);\n"
+        if (s->store[x] == SK_STRIP) {   /* its rows of every level, or of its ring's levels */
+            const char *levels = s->kring[x] ? fpo_fmt("%d", s->kring[x])
+                                             : fpo_fmt("(size_t)(p->hi[%d][2] - p->lo[%d][2])", x, x);
+            buf_printf(b, "    if (nz >= %d) {\n        p->bytes[%d] = fpo_lines(fpo_dtype_size(%s) * "
+                          "(size_t)(p->hi[%d][0] - p->lo[%d][0]) * %s * %d);\n"
                           "        p->by_kind[3] += p->bytes[%d] * (size_t)p->nthreads;\n    } else {\n"
                           "        p->bytes[%d] = fpo_tmp_bytes(%s, %s, p->lo[%d], p->hi[%d]);\n"
                           "        p->by_kind[0] += p->bytes[%d];\n    }\n",
-                       s->strip_nz[x], x, dts[v->dt], x, x, x, x,
-                       fpo_fmt(" * %d", s->ring[x] ? s->ring[x] : strip_rows(s, x)), x, x, x, x,
-                       dts[v->dt], axs[v->ax], x, x, x);
+                       s->strip_nz[x], x, dts[v->dt], x, x, levels,
+                       s->ring[x] ? s->ring[x] : strip_rows(s, x), x, x, dts[v->dt], axs[v->ax],
+                       x, x, x);
             continue;
         }
         if (s->store[x] == SK_ARRAY)
@@ -853,7 +844,7 @@ void fpo_emit_pool(Buf *b, Sched *s) {
         else
             buf_printf(b, "    p->bytes[%d] = fpo_tmp_bytes(%s, FPO_IJ, p->lo[%d], p->hi[%d]);\n",
                        x, dts[v->dt], x, x);
-        if (s->store[x] == SK_PLANE)
+        if (s->store[x] == SK_PLANE)   /* per thread: whole lines, none shared */
             buf_printf(b, "    p->bytes[%d] = fpo_lines(p->bytes[%d]);\n", x, x);
         buf_printf(b, "    p->by_kind[%d] += p->bytes[%d]%s;\n", s->store[x], x,
                    s->store[x] == SK_PLANE ? " * (size_t)p->nthreads" : "");

@@ -49,8 +49,9 @@ typedef struct FGroup {
     int lagc;              /* joined: the column group's rows behind the first loop's */
     int *nlo, *nhi;        /* joined: per I-J loop, rows it computes below and above a thread's
                             * share of the column group's rows (nhi < nlo: none) */
-    bool *inside;          /* pass_kcache: per nest, it runs inside the sweep's K loops before
-                            * it, level by level (NULL: none does) */
+    int *host;             /* pass_kcache: per nest, the index in the group of the first nest
+                            * of the sweep whose K loops it runs inside, -1: its own loops
+                            * (NULL: no nest runs inside a sweep; see fpo_nest_host) */
 } FGroup;
 
 /* Consecutive ND_STAGES nodes of the program body (`stages`: the first). */
@@ -117,6 +118,7 @@ bool fpo_call_local(Sched *s, int slot);
 SBox fpo_group_box(Unit *u, Group *G);
 SBox fpo_unit_points(Unit *u);
 bool fpo_dbound_inside(DBound rlo, DBound rhi, DBound wlo, DBound whi);
+int fpo_nest_host(const FGroup *G, int i);
 int64_t fpo_dbound_at(DBound d, int64_t nz);
 
 /* The passes, in pipeline order (each file says its contract). pass_corners rewrites the IR

@@ -1,7 +1,7 @@
 /* pass_kcache.c: takes column groups (pass_column) and their strips (pass_shrink), gives
  * K-caches: a PARALLEL nest right after a FORWARD or BACKWARD sweep that reads what the sweep
  * (and the nests already inside it) write only at its own level runs inside the sweep's K
- * loops, level by level (FGroup.inside); then a strip touched only by the sweep and the nests
+ * loops, level by level (FGroup.host); then a strip touched only by the sweep and the nests
  * inside it, every level read having been written fewer than R levels before in the order the
  * loops run, becomes a ring of the last R levels of its rows (Sched.kring: 2, 4 or 8), a few
  * KB that stay in L1, instead of its rows of every level. */
@@ -142,9 +142,12 @@ void fpo_pass_kcache(Sched *s) {
                 while (b < end && !bl->u[b].par && backward(&bl->u[b]) == backward(&bl->u[a]))
                     b++;
                 for (c = b; c < end && mergeable(bl, a, b, c); c++) {
-                    if (!G->inside)
-                        G->inside = fpo_new(sizeof(bool) * (size_t)G->count);
-                    G->inside[c - G->first] = true;
+                    if (!G->host) {
+                        G->host = fpo_new(sizeof(int) * (size_t)G->count);
+                        for (int i = 0; i < G->count; i++)
+                            G->host[i] = -1;
+                    }
+                    G->host[c - G->first] = a - G->first;
                 }
                 for (int x = s->nfparams; x < s->nslots; x++)
                     if (!s->kring[x])

@@ -57,7 +57,7 @@ char *fpo_sched_json(Sched *s) {
                            i > bl->g[g].first ? "," : "", u->st->name, u->stage->loc.line,
                            u->comp, u->iv, u->grp, u->loop,
                            bl->g[g].lag ? bl->g[g].lag[u->loop] : 0,
-                           bl->g[g].inside && bl->g[g].inside[i - bl->g[g].first] ? "true" : "false");
+                           fpo_nest_host(&bl->g[g], i - bl->g[g].first) >= 0 ? "true" : "false");
                 for (int d = 0; d < 3; d++) {
                     buf_add(&b, d ? ", [" : "[");
                     json_dbound(&b, u->box.lo[d]);

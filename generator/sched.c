@@ -336,3 +336,9 @@ bool fpo_dbound_inside(DBound rlo, DBound rhi, DBound wlo, DBound whi) {
 
 /* A bound's value at a given nz (0- or nz-based bounds of the K axis). */
 int64_t fpo_dbound_at(DBound d, int64_t nz) { return (d.base == DB_NZ ? nz : 0) + d.off; }
+
+/* Nest i of group G (an index in the group): the index of the first nest of the sweep whose K
+ * loops it runs inside (pass_kcache), or -1. */
+int fpo_nest_host(const FGroup *G, int i) {
+    return G->host ? G->host[i] : -1;
+}
