@@ -294,14 +294,13 @@ static void plane_views(Buf *b, Sched *s, Block *bl, FGroup *G, int depth) {
         buf_printf(b, "const int64_t fpo_sj_fpo_v%d = p->hi[%d][0] - p->lo[%d][0];\n", x, x, x);
         ind(b, depth);
         if (s->ring[x])   /* a ring of rows: row j at j & (rows - 1) */
-            buf_printf(b, "%s *restrict fpo_v%d = (%s *)((char *)p->pool + p->off[%d] + "
-                          "(size_t)FPO_TID * p->bytes[%d]) - p->lo[%d][0];   /* ring of %d rows */\n",
-                       t, x, t, x, x, x, s->ring[x]);
+            buf_printf(b, "%s *restrict fpo_v%d = (%s *)FPO_MINE(p, %d) - p->lo[%d][0];   "
+                          "/* ring of %d rows */\n",
+                       t, x, t, x, x, s->ring[x]);
         else
-            buf_printf(b, "%s *restrict fpo_v%d = (%s *)((char *)p->pool + p->off[%d] + "
-                          "(size_t)FPO_TID * p->bytes[%d]) - (p->lo[%d][0] + p->lo[%d][1] * "
-                          "fpo_sj_fpo_v%d);\n",
-                       t, x, t, x, x, x, x, x);
+            buf_printf(b, "%s *restrict fpo_v%d = (%s *)FPO_MINE(p, %d) - (p->lo[%d][0] + "
+                          "p->lo[%d][1] * fpo_sj_fpo_v%d);\n",
+                       t, x, t, x, x, x, x);
     }
 }
 
@@ -424,10 +423,9 @@ static void strip_views(Buf *b, Sched *s, Block *bl, FGroup *g0, int ng, bool bl
                        block ? fpo_fmt("%d * fpo_sj_fpo_v%d", COLUMN_ROWS, x)
                              : fpo_fmt("p->hi[%d][0] - p->lo[%d][0]", x, x));
             ind(b, depth);
-            buf_printf(b, "%s *restrict fpo_v%d = (%s *)((char *)p->pool + p->off[%d] + "
-                          "(size_t)FPO_TID * p->bytes[%d]) - (p->lo[%d][0]%s);   /* a ring of "
-                          "%d levels */\n",
-                       t, x, t, x, x, x, block ? fpo_fmt(" + fpo_j0 * fpo_sj_fpo_v%d", x) : "",
+            buf_printf(b, "%s *restrict fpo_v%d = (%s *)FPO_MINE(p, %d) - (p->lo[%d][0]%s);   "
+                          "/* a ring of %d levels */\n",
+                       t, x, t, x, x, block ? fpo_fmt(" + fpo_j0 * fpo_sj_fpo_v%d", x) : "",
                        s->kring[x]);
             continue;
         }
@@ -436,10 +434,9 @@ static void strip_views(Buf *b, Sched *s, Block *bl, FGroup *g0, int ng, bool bl
             buf_printf(b, "const int64_t fpo_sj_fpo_v%d = p->hi[%d][0] - p->lo[%d][0], "
                           "fpo_sk_fpo_v%d = %d * fpo_sj_fpo_v%d;\n", x, x, x, x, s->ring[x], x);
             ind(b, depth);
-            buf_printf(b, "%s *restrict fpo_v%d = (%s *)((char *)p->pool + p->off[%d] + "
-                          "(size_t)FPO_TID * p->bytes[%d]) - (p->lo[%d][0] + p->lo[%d][2] * "
-                          "fpo_sk_fpo_v%d);   /* ring of %d rows of every level */\n",
-                       t, x, t, x, x, x, x, x, s->ring[x]);
+            buf_printf(b, "%s *restrict fpo_v%d = (%s *)FPO_MINE(p, %d) - (p->lo[%d][0] + "
+                          "p->lo[%d][2] * fpo_sk_fpo_v%d);   /* ring of %d rows of every level */\n",
+                       t, x, t, x, x, x, x, s->ring[x]);
             continue;
         }
         ind(b, depth);
@@ -456,11 +453,10 @@ static void strip_views(Buf *b, Sched *s, Block *bl, FGroup *g0, int ng, bool bl
                           "%s.stride[2];\n",
                        x, x, f, x, x, x, x, f);
         ind(b, depth);
-        buf_printf(b, "%s *restrict fpo_v%d = fpo_strip%d ? (%s *)((char *)p->pool + p->off[%d] + "
-                      "(size_t)FPO_TID * p->bytes[%d]) - (p->lo[%d][0] + p->lo[%d][2] * "
-                      "fpo_sk_fpo_v%d%s) : (%s *)%s.data - (%s.lo[0] + %s.lo[1] * fpo_sj_fpo_v%d + "
-                      "%s.lo[2] * fpo_sk_fpo_v%d);\n",
-                   t, x, x, t, x, x, x, x, x, block ? fpo_fmt(" + fpo_j0 * fpo_sj_fpo_v%d", x) : "",
+        buf_printf(b, "%s *restrict fpo_v%d = fpo_strip%d ? (%s *)FPO_MINE(p, %d) - (p->lo[%d][0] + "
+                      "p->lo[%d][2] * fpo_sk_fpo_v%d%s) : (%s *)%s.data - (%s.lo[0] + %s.lo[1] * "
+                      "fpo_sj_fpo_v%d + %s.lo[2] * fpo_sk_fpo_v%d);\n",
+                   t, x, x, t, x, x, x, x, block ? fpo_fmt(" + fpo_j0 * fpo_sj_fpo_v%d", x) : "",
                    t, f, f, f, x, f, x);
     }
 }
@@ -844,12 +840,14 @@ void fpo_emit_pool(Buf *b, Sched *s) {
         else
             buf_printf(b, "    p->bytes[%d] = fpo_tmp_bytes(%s, FPO_IJ, p->lo[%d], p->hi[%d]);\n",
                        x, dts[v->dt], x, x);
-        if (s->store[x] == SK_PLANE)   /* per thread: whole lines, none shared */
+        if (s->store[x] == SK_PLANE)   /* whole lines */
             buf_printf(b, "    p->bytes[%d] = fpo_lines(p->bytes[%d]);\n", x, x);
         buf_printf(b, "    p->by_kind[%d] += p->bytes[%d]%s;\n", s->store[x], x,
                    s->store[x] == SK_PLANE ? " * (size_t)p->nthreads" : "");
     }
-    /* Sizes: a shared space is as large as its largest user. */
+    /* Places: a shared space is as large as its largest user. Arrays (and strips kept as
+     * arrays when nz is small) come first; then each thread's part, its planes and strips
+     * together, the parts a whole number of pages apart (FPO_MINE). */
     for (int x = s->nfparams; x < s->nslots; x++) {
         if (s->store[x] == SK_SCALAR || s->share[x] != x)
             continue;
@@ -857,16 +855,20 @@ void fpo_emit_pool(Buf *b, Sched *s) {
         for (int y = x + 1; y < s->nslots; y++)
             if (s->share[y] == x && s->store[y] != SK_SCALAR)
                 buf_printf(b, "        if (p->bytes[%d] > fpo_sz)\n            fpo_sz = p->bytes[%d];\n", y, y);
-        buf_printf(b, "        p->off[%d] = p->pool_bytes;\n", x);
+        /* where x goes: the shared part, or every thread's */
+        const char *to = s->store[x] == SK_PLANE ? "&p->mine_bytes"
+                         : s->store[x] == SK_STRIP
+                             ? fpo_fmt("nz >= %d ? &p->mine_bytes : &p->pool_bytes", s->strip_nz[x])
+                             : "&p->pool_bytes";
+        buf_printf(b, "        size_t *fpo_at = %s;\n        p->off[%d] = *fpo_at;\n", to, x);
         for (int y = x + 1; y < s->nslots; y++)
             if (s->share[y] == x && s->store[y] != SK_SCALAR)
                 buf_printf(b, "        p->off[%d] = p->off[%d];\n", y, x);
-        buf_printf(b, "        p->pool_bytes += (fpo_sz%s + 63) / 64 * 64;\n    }\n",
-                   s->store[x] == SK_PLANE   ? " * (size_t)p->nthreads"
-                   : s->store[x] == SK_STRIP ? fpo_fmt(" * (size_t)(nz >= %d ? p->nthreads : 1)",
-                                                       s->strip_nz[x])
-                                             : "");
+        buf_add(b, "        *fpo_at += fpo_lines(fpo_sz);\n    }\n");
     }
+    buf_add(b, "    if (p->mine_bytes) {\n        p->mine = fpo_pages(p->pool_bytes);\n"
+               "        p->mine_bytes = fpo_pages(p->mine_bytes);\n"
+               "        p->pool_bytes = p->mine + p->mine_bytes * (size_t)p->nthreads;\n    }\n");
     buf_add(b, "    if (p->pool_bytes) {\n        p->pool = fpo_alloc(p->pool_bytes);\n"
                "        if (!p->pool) {\n");
     buf_printf(b, "            const size_t fpo_n = p->pool_bytes;\n            %s_close(p);\n"

@@ -1,11 +1,12 @@
-/* alloc.c: zeroed, 64-byte aligned blocks for the temporaries a program allocates at open. */
+/* alloc.c: zeroed, page-aligned blocks for the temporaries a program allocates at open (each
+ * thread's part of the pool starts on a page of its own: program_impl.h.in's FPO_MINE). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fpo_runtime.h"
 
-enum { FPO_ALIGN = 64 };
+enum { FPO_ALIGN = 4096 };
 
 /* aligned_alloc wants a size that is a multiple of the alignment; a zero request still gets
  * a block, so NULL always means failure. */

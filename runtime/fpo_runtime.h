@@ -100,7 +100,7 @@ fpo_status fpo_field_check(const fpo_field *f, const char *program, const char *
 /* Check a domain: sizes positive, position on the tile consistent. */
 fpo_status fpo_domain_check(const fpo_domain *d, const char *program, fpo_error *err);
 
-/* Allocate / free a zeroed, 64-byte aligned block of `bytes` (for temporaries). */
+/* Allocate / free a zeroed, page-aligned (4096-byte) block of `bytes` (for temporaries). */
 void *fpo_alloc(size_t bytes);
 void fpo_free(void *p);
 

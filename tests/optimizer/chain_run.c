@@ -15,7 +15,8 @@
 #endif
 enum { NX = 13, NY = CHAIN_NY, NZ = CHAIN_NZ, H = 2 };
 #define N ((size_t)(NX + 2 * H) * (NY + 2 * H) * NZ)
-#define LINES(bytes) (((size_t)(bytes) + 63) / 64 * 64)   /* a thread's part: whole lines */
+#define LINES(bytes) (((size_t)(bytes) + 63) / 64 * 64)   /* a temporary's place: whole lines */
+#define PAGES(bytes) (((size_t)(bytes) + 4095) / 4096 * 4096)   /* a thread's part: whole pages */
 
 static double *grid(double (*f)(int, int, int)) {
     double *a = malloc(N * sizeof *a);
@@ -75,16 +76,20 @@ static int run(int argc, char **argv, double *q, double *u, double *v, double *d
          * (1 row) rings of every level; the solver's cp, dp strips (a row of every level); qv a
          * ring of 2 levels of a row (pass_kcache); qd a scalar */
         int ok = m.arrays == 0 && m.planes == 2 && m.strips == 6 && m.scalars == 1 &&
-                 m.array_bytes == 0 && m.pool_bytes < m.unfused_bytes / 5 &&
+                 m.array_bytes == 0 && m.pool_bytes % 4096 == 0 &&
+                 m.pool_bytes <= m.threads * PAGES((m.plane_bytes + m.strip_bytes) / m.threads) &&
                  m.strip_bytes == (size_t)m.threads *
                                       (LINES(2 * (NX + 1) * NZ * 8) + LINES(2 * NX * NZ * 8) +
                                        3 * LINES(NX * NZ * 8) + LINES(2 * NX * 8));
 #else
         /* qn an array; cx, cy, fx, fy planes; the solver's cp, dp strips (4 rows of every
          * level: a column group's block); qv a ring of 2 levels of those rows (pass_kcache);
-         * qd a scalar */
+         * qd a scalar. The pool: the arrays, then each thread's part, in whole pages. */
         int ok = m.arrays == 1 && m.planes == 4 && m.strips == 3 && m.scalars == 1 &&
                  m.pool_bytes < m.unfused_bytes / 3 && m.array_bytes >= (size_t)NX * NY * NZ * 8 &&
+                 m.pool_bytes % 4096 == 0 &&
+                 m.pool_bytes <= PAGES(m.array_bytes) +
+                                     m.threads * PAGES((m.plane_bytes + m.strip_bytes) / m.threads) &&
                  m.strip_bytes == (size_t)m.threads * (2 * LINES(4 * NX * NZ * 8) + LINES(4 * 2 * NX * 8));
 #endif
         chain_step_close(p);

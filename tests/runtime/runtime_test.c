@@ -153,10 +153,10 @@ static void test_domain(void) {
 }
 
 static void test_alloc_and_fail(void) {
-    size_t sizes[] = {0, 1, 63, 64, 1000};
+    size_t sizes[] = {0, 1, 63, 64, 1000, 4097};
     for (size_t n = 0; n < sizeof sizes / sizeof sizes[0]; n++) {
         unsigned char *p = fpo_alloc(sizes[n]);
-        CHECK(p != NULL && (uintptr_t)p % 64 == 0);
+        CHECK(p != NULL && (uintptr_t)p % 4096 == 0);
         int zero = 1;
         for (size_t b = 0; p && b < sizes[n]; b++)
             zero &= p[b] == 0;
