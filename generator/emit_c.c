@@ -390,6 +390,9 @@ static void emit_block(Emit *e, Node *body) {
 
 /* Whether `if (c) { x = a; } [else { x = b; }]` sets one floating-point scalar from cheap
  * expressions: then it is emitted as x = fpo_sel_*(c, a, b) (or (c, a, x)). */
+/* The most assignments an if (its nested ifs included) may hold to run as selects. */
+enum { IF_SELECTS = 8 };
+
 static bool if_select(Node *n) {
     Node *t = n->then, *f = n->els;
     if (!t || t->next || t->kind != ND_ASSIGN || strcmp(t->op, "="))
@@ -403,19 +406,113 @@ static bool if_select(Node *n) {
            cheap(f->rhs);
 }
 
+/* In a row version (e->drop: FPO_ROW_S or FPO_ROW_N and the row's offset), whether region n
+ * holds in the row: 1, 0; -1 when n is no south or north region or the row is any row. */
+static int row_holds(Emit *e, Node *n) {
+    unsigned need = region_edge(&n->reg[1], 1);
+    if (!(e->drop & (FPO_ROW_S | FPO_ROW_N)) || !need)
+        return -1;
+    int o = FPO_ROW_OFF(e->drop);
+    return (need == EDGE_S) == !!(e->drop & FPO_ROW_S) && n->reg[1].lo <= o && o < n->reg[1].hi;
+}
+
+/* Whether statement n (and the rest of its list, with `list`) only sets floating-point
+ * scalars from cheap expressions, through ifs of the same kind with cheap conditions, at most
+ * *budget assignments: such an if runs as selects, without a branch (emit_if_selects). */
+static bool sel_stmts(Node *n, bool list, int *budget) {
+    for (; n; n = list ? n->next : NULL) {
+        if (n->kind == ND_ASSIGN) {
+            Var *v = n->lhs->var;
+            if (strcmp(n->op, "=") || v->ax != AX_SCALAR || (v->dt != DT_F64 && v->dt != DT_F32) ||
+                !cheap(n->rhs) || --*budget < 0)
+                return false;
+        } else if (n->kind != ND_IF || !cheap(n->cond) || !sel_stmts(n->then, true, budget) ||
+                   !sel_stmts(n->els, true, budget))
+            return false;
+    }
+    return true;
+}
+
+/* A condition with `&&` and `||` as `&` and `|`: both sides evaluated (they are cheap and
+ * have no effect), so the compiler need not branch to skip one (a floating-point compare may
+ * trap, as far as it knows, so it keeps the branch `&&` asks for). */
+static void emit_eager_cond(Emit *e, Node *n) {
+    if (n->kind != ND_BINARY || (strcmp(n->op, "&&") && strcmp(n->op, "||"))) {
+        emit_expr(e, n);
+        return;
+    }
+    buf_add(e->b, "(");
+    emit_eager_cond(e, n->lhs);
+    buf_printf(e->b, ") %s (", n->op[0] == '&' ? "&" : "|");
+    emit_eager_cond(e, n->rhs);
+    buf_add(e->b, ")");
+}
+
+static void emit_if_selects(Emit *e, Node *n, const char *guard, int d);
+
+/* If n under `guard` as selects (emit_if_selects), from its opening brace: its condition is
+ * tested once, into fpo_t<d>, in a block of its own. */
+static void emit_if_block(Emit *e, Node *n, const char *guard, int d) {
+    buf_add(e->b, "{   /* if, as selects */\n");
+    e->indent++;
+    ind(e);
+    buf_printf(e->b, "const int fpo_t%d = (", d);
+    emit_eager_cond(e, n->cond);
+    buf_add(e->b, ");\n");
+    const char *t = fpo_fmt("fpo_t%d", d), *f = fpo_fmt("!fpo_t%d", d);
+    if (*guard)
+        t = fpo_fmt("%s & %s", guard, t), f = fpo_fmt("%s & %s", guard, f);
+    emit_if_selects(e, n->then, t, d + 1);
+    emit_if_selects(e, n->els, f, d + 1);
+    e->indent--;
+    ind(e);
+    buf_add(e->b, "}\n");
+}
+
+/* The statements n under `guard` (a C condition) as selects: x = fpo_sel(guard, a, x), ifs
+ * nested one level deeper. Every value is the one the branches give; only the branches are
+ * gone, so loops holding them vectorize. */
+static void emit_if_selects(Emit *e, Node *n, const char *guard, int d) {
+    for (; n; n = n->next) {
+        line_directive(e, n->loc);
+        ind(e);
+        if (n->kind == ND_IF) {
+            emit_if_block(e, n, guard, d);
+            continue;
+        }
+        emit_access(e, n->lhs);
+        buf_printf(e->b, " = fpo_sel_%s(%s, ", sfx(n->lhs->var->dt), guard);
+        emit_expr(e, n->rhs);
+        buf_add(e->b, ", ");
+        emit_access(e, n->lhs);
+        buf_add(e->b, ");\n");
+    }
+}
+
 static void emit_stmt(Emit *e, Node *n) {
     if (n->kind == ND_REGION && !region_held(e, n))
         return;   /* pruned: no rank of this class holds its points */
     if (n->kind == ND_REGION && (((e->drop & FPO_DROP_WE) && region_edge(&n->reg[0], 0)) ||
                                  ((e->drop & FPO_DROP_SN) && region_edge(&n->reg[1], 1))))
         return;   /* a part of a split loop where no such region holds */
+    int row = n->kind == ND_REGION ? row_holds(e, n) : -1;
+    if (!row)
+        return;   /* a row version: a south or north region that does not hold in its row */
     line_directive(e, n->loc);
     ind(e);
     switch (n->kind) {
     case ND_REGION:
-        buf_add(e->b, "if (");
-        emit_region_cond(e, n);
-        buf_add(e->b, ") {   /* region */\n");
+        if (row > 0 && n->reg[0].all) {
+            buf_add(e->b, "{   /* region, holding in this row */\n");
+        } else {
+            const char *sep = "";
+            buf_add(e->b, "if (");
+            if (row > 0)   /* its rows hold: only its columns are tested */
+                emit_axis_cond(e, &n->reg[0], 0, &sep);
+            else
+                emit_region_cond(e, n);
+            buf_add(e->b, ") {   /* region */\n");
+        }
         emit_block(e, n->body);
         return;
     case ND_ASSIGN:
@@ -438,6 +535,11 @@ static void emit_stmt(Emit *e, Node *n) {
             else
                 emit_access(e, t->lhs);
             buf_add(e->b, ");\n");
+            return;
+        }
+        int budget = IF_SELECTS;
+        if (sel_stmts(n, false, &budget)) {
+            emit_if_block(e, n, "", 1);
             return;
         }
         buf_add(e->b, "if (");
@@ -552,6 +654,31 @@ static void jsplit_cond(Emit *e, Node *n, int *nr, const char **sep) {
     }
 }
 
+/* The rows of a tile's south and north regions, for the row versions of fpo_c_iloop. */
+typedef struct RowSet {
+    unsigned s, n;   /* rows j_start + o (j_end + o) a region holds in: bit o + ROW_SPAN */
+    bool bad;        /* a region no row version takes (an edge the class leaves open, or
+                      * rows further than ROW_SPAN from it) */
+} RowSet;
+
+enum { ROW_SPAN = 8, ROW_VERSIONS = 10 };
+
+static void row_set(Emit *e, Node *n, RowSet *r) {
+    for (; n; n = n->next) {
+        unsigned need = n->kind == ND_REGION && region_held(e, n) ? region_edge(&n->reg[1], 1) : 0;
+        if (need) {
+            RegionAxis *a = &n->reg[1];
+            if (!(e->known & need) || a->lo < -ROW_SPAN || a->hi > ROW_SPAN)
+                r->bad = true;
+            for (int64_t o = a->lo; !r->bad && o < a->hi; o++)
+                *(need == EDGE_S ? &r->s : &r->n) |= 1u << (o + ROW_SPAN);
+        }
+        row_set(e, n->then, r);
+        row_set(e, n->els, r);
+        row_set(e, n->body, r);
+    }
+}
+
 /* The I loop of one row, split at the west and east regions (fpo_c_iloop); `drop`: what the
  * row leaves out already. */
 static void isplit(Emit *e, Buf *b, Node **bodies, int nbodies, const char *ib, const char *ie,
@@ -635,7 +762,47 @@ void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char
     e.indent = depth;
     ind(&e);
     buf_printf(b, "if (%s) {   /* a row of the south or north edge regions (%d) */\n", cond.s, nj);
-    isplit(&e, b, bodies, nbodies, ib, ie, depth + 1, 0, indep, point, arg);
+    RowSet rs = {0, 0, false};
+    for (int k = 0; k < nbodies; k++)
+        row_set(&e, bodies[k], &rs);
+    if (rs.bad || __builtin_popcount(rs.s) + __builtin_popcount(rs.n) > ROW_VERSIONS) {
+        isplit(&e, b, bodies, nbodies, ib, ie, depth + 1, 0, indep, point, arg);
+    } else {
+        /* A version per row, its regions without tests (no branch left in the loop where the
+         * regions' statements need none, so it vectorizes), when the tile is tall enough that
+         * no row holds both edges' regions: rows from j_start - ROW_SPAN to the highest south
+         * row, from the lowest north row to j_end + ROW_SPAN. */
+        Buf tall = {0};
+        if (rs.s && rs.n)
+            buf_printf(&tall, "fpo_tnj >= %d && ",
+                       31 - __builtin_clz(rs.s) - __builtin_ctz(rs.n) + 2);
+        const char *chain = "";   /* before each row's test: "" first, then "} else " */
+        for (int edge = 0; edge < 2; edge++)
+            for (int o = -ROW_SPAN; o < ROW_SPAN; o++) {
+                if (!((edge ? rs.n : rs.s) >> (o + ROW_SPAN) & 1u))
+                    continue;
+                Buf row = {0};
+                if (edge)
+                    emit_offset(&row, "fpo_tnj - 1", o);
+                else
+                    buf_printf(&row, "%d", o);
+                e.indent = depth + 1;
+                ind(&e);
+                buf_printf(b, "%sif (%sj + fpo_tj == %s) {   /* row %s %c %d */\n", chain,
+                           tall.s ? tall.s : "", row.s, edge ? "j_end" : "j_start",
+                           o < 0 ? '-' : '+', o < 0 ? -o : o);
+                chain = "} else ";
+                isplit(&e, b, bodies, nbodies, ib, ie, depth + 2,
+                       (edge ? FPO_ROW_N : FPO_ROW_S) | FPO_ROW(o), indep, point, arg);
+            }
+        e.indent = depth + 1;
+        ind(&e);
+        buf_add(b, "} else {   /* a row of a small tile */\n");
+        isplit(&e, b, bodies, nbodies, ib, ie, depth + 2, 0, indep, point, arg);
+        e.indent = depth + 1;
+        ind(&e);
+        buf_add(b, "}\n");
+    }
     e.indent = depth;
     ind(&e);
     buf_add(b, "} else {   /* rows without them */\n");

@@ -161,8 +161,13 @@ char *fpo_sched_dot(Sched *s);
 
 /* emit_c.c: C text of IR pieces, for emit_fused.c (ctx: emit_c's state, for region pruning) */
 void fpo_c_expr(Buf *b, Node *n);
-/* Parts of a split loop: regions anchored at west/east (south/north) edges do not hold there. */
-enum { FPO_DROP_WE = 1, FPO_DROP_SN = 2 };
+/* Parts of a split loop: regions anchored at west/east (south/north) edges do not hold there.
+ * FPO_ROW_S (FPO_ROW_N) | FPO_ROW(o): the row is j_start + o (j_end + o) of a tile too large
+ * for the other edge's regions: the south/north regions holding there run without a test,
+ * the others are left out (fpo_c_iloop). */
+enum { FPO_DROP_WE = 1, FPO_DROP_SN = 2, FPO_ROW_S = 4, FPO_ROW_N = 8 };
+#define FPO_ROW(o) ((unsigned)((o) + 128) << 8)
+#define FPO_ROW_OFF(drop) ((int)(((drop) >> 8) & 255u) - 128)
 void fpo_c_point(Buf *b, Decl *st, Node *body, int indent, const void *ctx, unsigned drop);
 /* One point of an I loop: statements at `depth`, leaving out the regions `drop` says. */
 typedef void FpoPointFn(Buf *b, int depth, unsigned drop, void *arg);

@@ -2,7 +2,10 @@
  * ranks (L from the rank count) and compares every compute point with a reference that
  * applies the region rules by tile index. da_min, a decomposition-dependent scalar, is the
  * minimum over all ranks (MPI_Allreduce) and a run-time argument, so one build serves every
- * layout. Prints one line per check on rank 0; exit status 0 when all ranks agree. */
+ * layout. Prints one line per check on rank 0; exit status 0 when all ranks agree. Tiles
+ * of 12 x 12 cells, or N x N from the first argument: on a tile of 3 the south and north
+ * regions overlap, and rows run the code that tests each region (emit_c.c's row versions
+ * need a taller tile). */
 #include "regions.h"
 
 #include "sphere.h"
@@ -13,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { N = 12, NZ = 2, H = 2 };
+enum { NZ = 2, H = 2 };
+static int N = 12;   /* cells along a tile's edge: the first argument, 12 when none */
 
 /* q at tile index (gi, gj) of tile t, level k: defined beyond the tile too (halo points), and
  * negative at some points so the region's `if (q > 0.0)` matters. */
@@ -60,6 +64,8 @@ static double ref_t(int t, int gi, int gj, int k) {
 
 int main(int argc, char **argv) {
     int rank, size, layout;
+    if (argc > 1)
+        N = atoi(argv[1]);
     fpo_halo_decomp d = cp_sphere(&argc, &argv, N, &rank, &size, &layout);
     int ni = d.nx + 2 * H, nj = d.ny + 2 * H;
     size_t plane = (size_t)ni * (size_t)nj, npts = plane * NZ;

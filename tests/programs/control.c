@@ -42,7 +42,19 @@ static void reference(const tg_array *q, const tg_array *n, tg_array *o1, tg_arr
 
                 double r3 = x > 0.0 ? x : -2.0 * x;
                 r3 = x > 20.0 ? 1.0 : x < 5.0 ? -1.0 : r3;
-                TG_F64(o3, i, j, k) = flag ? r3 + 1000.0 : r3;
+                r3 = flag ? r3 + 1000.0 : r3;
+                double a = 0.0, b = x;
+                if (x > lim || x < -2.0 * lim) {
+                    a = 0.5 * x;
+                    b = a - 1.0;
+                    if (!(a < 0.25) && b > -0.5)
+                        a = -a;
+                    else
+                        b = b + a;
+                } else {
+                    a = 3.0;
+                }
+                TG_F64(o3, i, j, k) = r3 + a + 0.125 * b;
             }
 }
 
@@ -66,7 +78,7 @@ int main(void) {
         tg_ok(control_run(p, lim, flag, &err), &err, "control_run");
         bad += tg_compare("o1 (if / else if / else)", &out[0], &ref[0], 0);
         bad += tg_compare("o2 (while; var written in if / else)", &out[1], &ref[1], 0);
-        bad += tg_compare("o3 (?:)", &out[2], &ref[2], 0);
+        bad += tg_compare("o3 (?:; ifs setting scalars)", &out[2], &ref[2], 0);
     }
     control_close(p);
     if (bad) return 1;
