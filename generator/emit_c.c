@@ -837,6 +837,24 @@ static bool stencil_has_region(Decl *s) {
     return false;
 }
 
+/* How far the regions of `n` anchored at each tile edge reach into the tile (W, E, S, N): a
+ * W region holds at tile indices below r[0]; an E region at indices from tile_nx - r[1] on
+ * (likewise S, N). 0: no region at that edge. */
+static void region_reach(Node *n, int64_t r[4]) {
+    for (; n; n = n->next) {
+        for (int ax = 0; n->kind == ND_REGION && ax < 2; ax++) {
+            unsigned need = region_edge(&n->reg[ax], ax);
+            int64_t *at = &r[2 * ax + (need == EDGE_E || need == EDGE_N)];
+            int64_t cells = need == EDGE_W || need == EDGE_S ? n->reg[ax].hi : 1 - n->reg[ax].lo;
+            if (need && cells > *at)
+                *at = cells;
+        }
+        region_reach(n->then, r);
+        region_reach(n->els, r);
+        region_reach(n->body, r);
+    }
+}
+
 static bool stencil_uses(Decl *s, Var *v) {
     for (int c = 0; c < s->ncomps; c++)
         for (int j = 0; j < s->comps[c].nivs; j++)
@@ -1752,6 +1770,13 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
         buf_printf(&guard, "%c", *c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
     buf_add(&guard, "_H");
     char *manifest = fpo_manifest(ir, bd);
+    int64_t reach[4] = {0, 0, 0, 0};
+    for (int i = 0; i < ir->nstencils; i++)
+        for (int c = 0; c < ir->stencils[i]->ncomps; c++)
+            for (int j = 0; j < ir->stencils[i]->comps[c].nivs; j++)
+                region_reach(ir->stencils[i]->comps[c].ivs[j].body, reach);
+    const char *reach_s = fpo_fmt("%lld, %lld, %lld, %lld", (long long)reach[0],
+                                  (long long)reach[1], (long long)reach[2], (long long)reach[3]);
     Buf cbprotos = {0};
     for (int i = 0; i < ir->ncallbacks; i++) {
         Decl *cb = ir->callbacks[i];
@@ -1773,13 +1798,13 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
                           "FIELD_ENUM", "NFIELDS", "NPARAMS", "CHECKS", "NEEDS", "ALLOCS",
                           "VARIANT_PROTOS", "CLASS_TABLE", "BACKENDS", "BACKENDS_TEXT",
                           "MANIFEST", "HALO_INCLUDE", "HALO_MEMBERS", "HALO_PLANS",
-                          "HALO_BIND", "NHALO", "CALLBACK_PROTOS", "DECLS", "STENCILS", "RUN_BODY", "VARIANT",
-                          "CLASSES"};
+                          "HALO_BIND", "NHALO", "CALLBACK_PROTOS", "DECLS", "REACH", "STENCILS",
+                          "RUN_BODY", "VARIANT", "CLASSES"};
     const char *vals[] = {ir->name, src, guard.s, fields.s, run_params.s, run_args.s, fenum.s,
                           fpo_fmt("%d", slot), fpo_fmt("%d", pg.nfparams), checks.s, needs.s,
                           allocs.s, protos.s, table.s, backends.s, backends_text.s,
                           c_string(manifest), hinc.s, hmembers.s, hplans.s, hbind.s,
-                          fpo_fmt("%d", bd->nhalo), cbprotos.s, decls.s, "", "", "", ""};
+                          fpo_fmt("%d", bd->nhalo), cbprotos.s, decls.s, reach_s, "", "", "", ""};
     int n = (int)(sizeof keys / sizeof *keys);
     Output *out = fpo_new(sizeof(Output) * (size_t)(bd->nvariants + 5));
     int k = 0;

@@ -83,6 +83,15 @@ int main(void) {
     CHECK_MSG(err, "edge class 'interior'");
     CHECK_MSG(err, "LAYOUTS 3x3");
 
+    /* A rank of one point of a 2 x 2 tile, of class se, reads the west column, where the west
+     * regions hold but its variant leaves them out: refused, since 'all', which tests every
+     * region, was not built (regions.fpo's tiny tiles run 'all' instead). */
+    fpo_domain tiny = {.nx = 1, .ny = 1, .nz = NZ, .i0 = 1, .j0 = 0, .tile_nx = 2, .tile_ny = 2};
+    CHECK(guarded_open(&p, &tiny, &f, &err) == FPO_EMISMATCH && p == NULL);
+    CHECK_MSG(err, "regions of tile edges beyond it hold (edges w;");
+    CHECK_MSG(err, "variant 'se' leaves out");
+    printf("refused: %s\n", err.msg);
+
     /* A back end that was not built. */
     fpo_domain sw = rank_2x2(0, 0);
     fpo_options opt = {.backend = "cuda"};
