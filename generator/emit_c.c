@@ -237,10 +237,13 @@ static void emit_sub(Emit *e, Node *n, int min) {
         buf_add(e->b, ")");
 }
 
-/* Whether evaluating `n` has no cost worth a branch: arithmetic, loads, min/max/abs/sign
- * (no other call). */
+/* Whether evaluating `n` has no cost worth a branch and cannot trap, so a select may evaluate
+ * it where the branch would not: arithmetic (no integer division, which traps on zero), loads,
+ * min/max/abs/sign (no other call). */
 static bool cheap(Node *n) {
     for (; n; n = n->next) {
+        if (n->kind == ND_BINARY && n->dt == DT_I32 && (!strcmp(n->op, "/") || !strcmp(n->op, "%")))
+            return false;
         if (n->kind == ND_CALL && (!n->builtin || (fpo_builtins[n->builtin - 1].kind != BK_SAME &&
                                                    fpo_builtins[n->builtin - 1].kind != BK_MINMAX)))
             return false;
@@ -388,11 +391,11 @@ static void emit_block(Emit *e, Node *body) {
     buf_add(e->b, "}\n");
 }
 
-/* Whether `if (c) { x = a; } [else { x = b; }]` sets one floating-point scalar from cheap
- * expressions: then it is emitted as x = fpo_sel_*(c, a, b) (or (c, a, x)). */
 /* The most assignments an if (its nested ifs included) may hold to run as selects. */
 enum { IF_SELECTS = 8 };
 
+/* Whether `if (c) { x = a; } [else { x = b; }]` sets one floating-point scalar from cheap
+ * expressions: then it is emitted as x = fpo_sel_*(c, a, b) (or (c, a, x)). */
 static bool if_select(Node *n) {
     Node *t = n->then, *f = n->els;
     if (!t || t->next || t->kind != ND_ASSIGN || strcmp(t->op, "="))

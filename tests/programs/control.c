@@ -54,7 +54,10 @@ static void reference(const tg_array *q, const tg_array *n, tg_array *o1, tg_arr
                 } else {
                     a = 3.0;
                 }
-                TG_F64(o3, i, j, k) = r3 + a + 0.125 * b;
+                double r = 0.0;
+                if (m != 0)
+                    r = (double)(12 / m);
+                TG_F64(o3, i, j, k) = r3 + a + 0.125 * b + r;
             }
 }
 
