@@ -869,7 +869,7 @@ void fpo_emit_pool(Buf *b, Sched *s) {
     buf_add(b, "    if (p->mine_bytes) {\n        p->mine = fpo_pages(p->pool_bytes);\n"
                "        p->mine_bytes = fpo_pages(p->mine_bytes);\n"
                "        p->pool_bytes = p->mine + p->mine_bytes * (size_t)p->nthreads;\n    }\n");
-    buf_add(b, "    if (p->pool_bytes) {\n        p->pool = fpo_alloc(p->pool_bytes);\n"
+    buf_add(b, "    if (p->pool_bytes) {\n        p->pool = fpo_alloc_pages(p->pool_bytes);   /* zeroed below, by its threads */\n"
                "        if (!p->pool) {\n");
     buf_printf(b, "            const size_t fpo_n = p->pool_bytes;\n            %s_close(p);\n"
                   "            return fpo_fail(err, FPO_ENOMEM, \"%s_open: cannot allocate %%zu "

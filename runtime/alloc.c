@@ -1,5 +1,6 @@
-/* alloc.c: zeroed, page-aligned blocks for the temporaries a program allocates at open (each
- * thread's part of the pool starts on a page of its own: program_impl.h.in's FPO_MINE). */
+/* alloc.c: page-aligned blocks for the temporaries a program allocates at open (each thread's
+ * part of the pool starts on a page of its own: program_impl.h.in's FPO_MINE), and their first
+ * touch by the threads that use them. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,14 +11,37 @@ enum { FPO_ALIGN = 4096 };
 
 /* aligned_alloc wants a size that is a multiple of the alignment; a zero request still gets
  * a block, so NULL always means failure. */
-void *fpo_alloc(size_t bytes) {
+void *fpo_alloc_pages(size_t bytes) {
     if (bytes > SIZE_MAX - (FPO_ALIGN - 1))
         return NULL;
     size_t size = bytes ? (bytes + FPO_ALIGN - 1) / FPO_ALIGN * FPO_ALIGN : FPO_ALIGN;
-    void *p = aligned_alloc(FPO_ALIGN, size);
+    return aligned_alloc(FPO_ALIGN, size);
+}
+
+void *fpo_alloc(size_t bytes) {
+    void *p = fpo_alloc_pages(bytes);
     if (p)
-        memset(p, 0, size);
+        memset(p, 0, bytes);
     return p;
+}
+
+/* Zero what thread t of a team of `team` uses of a pool of `bytes`: each thread's part (mine_bytes
+ * from `mine` on, one per pool thread; none when mine_bytes is 0) goes to the team member of its
+ * number modulo the team, the shared part before `mine` in pages split evenly. */
+void fpo_pool_touch(void *pool, size_t bytes, size_t mine, size_t mine_bytes, int nthreads,
+                    int t, int team) {
+    if (!pool || team < 1 || t < 0 || t >= team)
+        return;
+    size_t shared = mine_bytes ? mine : bytes;
+    size_t pages = (shared + FPO_ALIGN - 1) / FPO_ALIGN;
+    size_t from = pages * (size_t)t / (size_t)team * FPO_ALIGN,
+           to = pages * (size_t)(t + 1) / (size_t)team * FPO_ALIGN;
+    if (to > shared)
+        to = shared;
+    if (from < to)
+        memset((char *)pool + from, 0, to - from);
+    for (int q = t; mine_bytes && q < nthreads; q += team)
+        memset((char *)pool + mine + (size_t)q * mine_bytes, 0, mine_bytes);
 }
 
 void fpo_free(void *p) { free(p); }

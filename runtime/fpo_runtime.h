@@ -100,9 +100,18 @@ fpo_status fpo_field_check(const fpo_field *f, const char *program, const char *
 /* Check a domain: sizes positive, position on the tile consistent. */
 fpo_status fpo_domain_check(const fpo_domain *d, const char *program, fpo_error *err);
 
-/* Allocate / free a zeroed, page-aligned (4096-byte) block of `bytes` (for temporaries). */
+/* Allocate / free a zeroed, page-aligned (4096-byte) block of `bytes` (for temporaries);
+ * fpo_alloc_pages leaves it as it comes, for the threads to zero (fpo_pool_touch). */
 void *fpo_alloc(size_t bytes);
+void *fpo_alloc_pages(size_t bytes);
 void fpo_free(void *p);
+
+/* Thread t of a team of `team` zeroes its share of a program's pool of `bytes`: the shared part
+ * (the first `mine` bytes, or all of them when mine_bytes is 0) split in pages, and the parts of
+ * mine_bytes of the pool threads t, t + team, ... (out of nthreads). Called by every member of
+ * the team, it zeroes the whole pool, each page by the thread that will use it (first touch). */
+void fpo_pool_touch(void *pool, size_t bytes, size_t mine, size_t mine_bytes, int nthreads,
+                    int t, int team);
 
 /* What an opened program holds for its temporaries (<program>_memory). */
 typedef struct fpo_memory {

@@ -152,6 +152,53 @@ static void test_domain(void) {
     EXPECT(fpo_domain_check(NULL, "step", &err), FPO_EINVAL, "step: no domain (null pointer)");
 }
 
+/* The pool's first touch: every team member's call together zero the whole pool, each its own
+ * share only (the shared pages split, the threads' parts dealt out modulo the team). */
+static void test_pool_touch(void) {
+    enum { PG = 4096 };
+    const size_t mine = 3 * PG, part = 2 * PG;
+    for (int team = 1; team <= 5; team++) {
+        const int nthreads = 3;
+        size_t bytes = mine + part * nthreads;
+        unsigned char *p = fpo_alloc_pages(bytes);
+        CHECK(p != NULL && (uintptr_t)p % PG == 0);
+        if (!p)
+            return;
+        memset(p, 0xAA, bytes);
+        fpo_pool_touch(p, bytes, mine, part, nthreads, 0, team);
+        /* member 0 alone: its pages of the shared part and parts 0, team, 2 team, ... */
+        size_t shared_to = 3 / team * PG;
+        for (size_t b = 0; b < bytes; b++) {
+            int part_of = b < mine ? -1 : (int)((b - mine) / part);
+            int want = b < mine ? b < shared_to : part_of % team == 0;
+            if ((p[b] == 0) != want) {
+                CHECK(!"fpo_pool_touch zeroed the wrong bytes for member 0");
+                break;
+            }
+        }
+        for (int t = 1; t < team; t++)
+            fpo_pool_touch(p, bytes, mine, part, nthreads, t, team);
+        int zero = 1;
+        for (size_t b = 0; b < bytes; b++)
+            zero &= p[b] == 0;
+        CHECK(zero);
+        fpo_free(p);
+    }
+    /* No threads' parts: the whole block is shared, its last page partly used. */
+    unsigned char *q = fpo_alloc_pages(PG + 100);
+    CHECK(q != NULL);
+    if (q) {
+        memset(q, 0xAA, PG + 100);
+        fpo_pool_touch(q, PG + 100, 0, 0, 2, 0, 2);
+        fpo_pool_touch(q, PG + 100, 0, 0, 2, 1, 2);
+        int zero = 1;
+        for (size_t b = 0; b < PG + 100; b++)
+            zero &= q[b] == 0;
+        CHECK(zero);
+        fpo_free(q);
+    }
+}
+
 static void test_alloc_and_fail(void) {
     size_t sizes[] = {0, 1, 63, 64, 1000, 4097};
     for (size_t n = 0; n < sizeof sizes / sizeof sizes[0]; n++) {
@@ -180,6 +227,7 @@ int main(void) {
     test_field_check();
     test_domain();
     test_alloc_and_fail();
+    test_pool_touch();
     if (failures) {
         fprintf(stderr, "runtime_test: %d check(s) failed\n", failures);
         return 1;
