@@ -20,7 +20,7 @@ if(NOT DEFINED FPO_ARCH_FLAGS)
       "Compiler flags for the generated code's target machine (default -march=native)")
 endif()
 set(FPO_INSTRUMENT "" CACHE STRING
-    "fpo_add_program's default INSTRUMENT list (nan;negative:FIELD;trace:I,J,K;progress;timers)")
+    "fpo_add_program's default INSTRUMENT list (nan;negative:FIELD;trace:I,J,K;progress;timers;bounds)")
 
 # In-tree, the generator is a target of this build; it also gets the FPO:: name, and its path
 # is written out so a bootstrap build of this project (below) can tell where it put it.

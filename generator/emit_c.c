@@ -128,6 +128,25 @@ static void emit_offset(Buf *b, const char *v, int64_t off) {
         buf_add(b, v);
 }
 
+/* --instrument bounds: the level of a read at a variable K offset or an absolute K index goes
+ * through fpo_klev_ (program_impl.h.in), which checks it against the field's levels; the site
+ * number names the read in the message run gives after the group (emit_fused.c). Only the
+ * inlined schedule's views (fpo_v<slot>) are checked: instrumented builds always use it. */
+static bool emit_klev_open(Emit *e, Node *n) {
+    Sched *s = e->sched;
+    int x;
+    if (!s || !s->ins.bounds || !e->st || sscanf(n->var->name, "fpo_v%d", &x) != 1 || x < 0 ||
+        x >= s->nslots)
+        return false;
+    const char *f = x < s->nfparams ? fpo_fmt("p->f.%s", s->slots[x]->name)
+                                    : fpo_fmt("p->tmp[%d]", x - s->nfparams);
+    VPUSH(s->ksites, s->nksites,
+          fpo_fmt("'%s' by stencil '%s' at %s:%d:%d", s->slots[x]->name, e->st->name,
+                  n->loc.file ? n->loc.file->path : "?", n->loc.line, n->loc.col));
+    buf_printf(e->b, "fpo_klev_(&fpo_kout, %d, %s.lo[2], %s.hi[2], i, j, k, ", s->nksites, f, f);
+    return true;
+}
+
 static void emit_access(Emit *e, Node *n) {
     Var *v = n->var;
     const char *name = cname(v->name);
@@ -150,14 +169,11 @@ static void emit_access(Emit *e, Node *n) {
     if (v->ax != AX_IJ) {
         if (v->ax != AX_K)
             buf_add(e->b, " + ");
-        if (n->kmode == KM_ABS) {
-            buf_add(e->b, "(");
+        if (n->kmode == KM_ABS || n->kmode == KM_VAR) {
+            bool checked = emit_klev_open(e, n);
+            buf_add(e->b, n->kmode == KM_VAR ? "(k + " : "(");
             emit_expr(e, n->kexpr);
-            buf_add(e->b, ")");
-        } else if (n->kmode == KM_VAR) {
-            buf_add(e->b, "(k + ");
-            emit_expr(e, n->kexpr);
-            buf_add(e->b, ")");
+            buf_add(e->b, checked ? "))" : ")");
         } else if (v->krows) {   /* a ring of levels */
             buf_add(e->b, "(");
             emit_offset(e->b, "k", n->off[2]);
@@ -603,6 +619,7 @@ static void emit_point_body(Emit *e, Decl *st, Node *body) {
 void fpo_c_point(Buf *b, Decl *st, Node *body, int indent, const void *ctx, unsigned drop) {
     Emit e = *(const Emit *)ctx;
     e.b = b;
+    e.st = st;
     e.indent = indent;
     e.drop = drop;
     emit_point_body(&e, st, body);
@@ -1616,7 +1633,8 @@ static void number_plans(Node *n, int *nplans, int *nhalo) {
 }
 
 /* A C string literal holding `text`. */
-static char *c_string(const char *text) {
+/* `text` as a C string literal (lines joined with \n, one literal a line). */
+char *fpo_c_string(const char *text) {
     Buf b = {0};
     buf_add(&b, "\"");
     for (const char *c = text; *c; c++) {
@@ -1714,6 +1732,7 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
     bd->variants = NULL;
     bd->nvariants = 0;
     for (int c = 0; c < bd->nclasses; c++) {
+        bd->sched->nksites = 0;   /* each variant numbers its checked reads from 1 */
         char *body, *st = emit_variant(&pg, bd->classes[c], &body);
         int v;
         for (v = 0; v < bd->nvariants; v++)
@@ -1806,7 +1825,7 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
     const char *vals[] = {ir->name, src, guard.s, fields.s, run_params.s, run_args.s, fenum.s,
                           fpo_fmt("%d", slot), fpo_fmt("%d", pg.nfparams), checks.s, needs.s,
                           allocs.s, protos.s, table.s, backends.s, backends_text.s,
-                          c_string(manifest), hinc.s, hmembers.s, hplans.s, hbind.s,
+                          fpo_c_string(manifest), hinc.s, hmembers.s, hplans.s, hbind.s,
                           fpo_fmt("%d", bd->nhalo), cbprotos.s, decls.s, reach_s, "", "", "", ""};
     int n = (int)(sizeof keys / sizeof *keys);
     Output *out = fpo_new(sizeof(Output) * (size_t)(bd->nvariants + 5));

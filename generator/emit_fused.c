@@ -616,8 +616,7 @@ static Var **aliases(Sched *s) {
 }
 
 bool fpo_sched_inline(Sched *s) {
-    Instrument *n = &s->ins;
-    return s->fused || n->nan || n->nnegative || n->trace || n->progress || n->timers;
+    return s->fused || fpo_instrumented(&s->ins);
 }
 
 /* ---- instrumentation, after each group ---- */
@@ -665,9 +664,26 @@ static void emit_find(Buf *b, Sched *s, Unit *u, int x, const char *fn, const ch
                s->ir->name, what, s->slots[x]->name, u->st->name, where(l), where(u->stage->loc));
 }
 
-static void emit_checks(Buf *b, Sched *s, Block *bl, FGroup *G, int gno) {
+/* --instrument bounds: after a group whose reads site0 + 1 .. s->nksites are checked
+ * (fpo_klev_), the first out of its field's levels fails the run, naming it. */
+static void emit_kcheck(Buf *b, Sched *s, int site0) {
+    if (!s->ins.bounds || s->nksites == site0)
+        return;
+    buf_add(b, "    if (fpo_kout.site) {\n        static const char *const fpo_ks[] = {\n");
+    for (int k = site0; k < s->nksites; k++)
+        buf_printf(b, "            %s,\n", fpo_c_string(s->ksites[k]));
+    buf_printf(b, "        };\n        return fpo_fail(err, FPO_ECHECK, \"%s: level %%lld outside "
+                  "%%lld .. %%lld read from %%s, at (i=%%lld, j=%%lld, k=%%lld)\", "
+                  "(long long)fpo_kout.level, (long long)fpo_kout.lo, (long long)fpo_kout.hi, "
+                  "fpo_ks[fpo_kout.site - %d], (long long)fpo_kout.at[0], (long long)fpo_kout.at[1], "
+                  "(long long)fpo_kout.at[2]);\n    }\n",
+               s->ir->name, site0 + 1);
+}
+
+static void emit_checks(Buf *b, Sched *s, Block *bl, FGroup *G, int gno, int site0) {
     Instrument *n = &s->ins;
     static const char *sfx[] = {"f32", "f64", "i32", "bool"};
+    emit_kcheck(b, s, site0);
     if (!(n->nan || n->nnegative || n->trace || n->progress))
         return;
     buf_add(b, "    {\n    int64_t fpo_at[3];\n    (void)fpo_at;\n");
@@ -720,6 +736,7 @@ void fpo_emit_block(Buf *b, Sched *s, Node *stages, int depth, const void *ctx) 
     Sub m = {s, NULL, aliases(s), ctx};
     for (int g = 0; g < bl->ng; g++, gno++) {
         FGroup *G = &bl->g[g];
+        const int site0 = s->nksites;   /* the reads this group's bounds check covers */
         m.u = &bl->u[G->first];
         if (s->ins.timers) {
             ind(b, depth);
@@ -738,7 +755,7 @@ void fpo_emit_block(Buf *b, Sched *s, Node *stages, int depth, const void *ctx) 
             ind(b, depth);
             buf_printf(b, "p->timers[%d] += fpo_now() - fpo_tg;\n", gno);
         }
-        emit_checks(b, s, bl, G, gno);
+        emit_checks(b, s, bl, G, gno, site0);
     }
 }
 
@@ -759,6 +776,8 @@ void fpo_emit_views(Buf *b, Sched *s) {
     buf_add(b, "    const int64_t fpo_ti = p->dom.i0, fpo_tj = p->dom.j0, fpo_tni = p->dom.tile_nx, "
                "fpo_tnj = p->dom.tile_ny;\n    const unsigned fpo_edges = p->edges;\n"
                "    (void)fpo_ti, (void)fpo_tj, (void)fpo_tni, (void)fpo_tnj, (void)fpo_edges;\n");
+    if (s->ins.bounds)   /* the first variable-K read out of its field's levels (fpo_klev_) */
+        buf_add(b, "    fpo_kbad_ fpo_kout = {0};\n    (void)fpo_kout;\n");
     for (int x = 0; x < s->nslots; x++) {
         if (s->store[x] != SK_ARRAY)
             continue;

@@ -78,6 +78,7 @@ typedef struct Instrument {
     int64_t at[3];
     bool progress;         /* a line after each group */
     bool timers;           /* time per group, kept in the program (<program>_timers) */
+    bool bounds;           /* the level of each variable-K read checked against its field's */
 } Instrument;
 
 typedef struct Sched {
@@ -96,6 +97,8 @@ typedef struct Sched {
     int *ring;             /* pass_rows: a plane kept as a ring of this many rows (0: whole) */
     int *kring;            /* pass_kcache: a strip kept as a ring of this many levels (0: all) */
     Instrument ins;
+    char **ksites;         /* --instrument bounds: what each checked read is (site k + 1) */
+    int nksites;
 } Sched;
 
 /* How one I-J loop of a fused group touches a slot (sched.c). */
@@ -154,6 +157,7 @@ extern const char *const fpo_pass_names[PASS_COUNT];
 extern const bool fpo_pass_default[PASS_COUNT];   /* on unless switched off */
 int fpo_pass_find(const char *name);
 Sched *fpo_optimize(Ir *ir, Pipeline *pl);
+bool fpo_instrumented(const Instrument *n);
 char *fpo_sched_json(Sched *s);
 
 /* dot.c */
@@ -176,6 +180,7 @@ void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char
                  const char *ie, int depth, bool indep, FpoPointFn *point, void *arg);
 const char *fpo_c_dbound(DBound d);
 const char *fpo_c_type(DType dt);
+char *fpo_c_string(const char *text);
 
 void fpo_emit_c_sched(Ir *ir, Sched *sched, Output out[2]);
 

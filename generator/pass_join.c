@@ -173,7 +173,7 @@ static void join(Sched *s, Block *b, int g) {
 
 void fpo_pass_join(Sched *s) {
     /* Instrumented builds keep groups apart, so each check sees whole arrays. */
-    if (s->ins.nan || s->ins.nnegative || s->ins.trace || s->ins.progress || s->ins.timers)
+    if (fpo_instrumented(&s->ins))
         return;
     for (int k = 0; k < s->nblocks; k++)
         for (int g = 0; g + 1 < s->blocks[k].ng; g++)

@@ -175,6 +175,18 @@ if(at LESS 0)
   message(FATAL_ERROR "--instrument nan: no NaN check in chain_step.c")
 endif()
 gen(2 --instrument sideways "${SOURCE}")
+# Levels of variable-K reads are checked with --instrument bounds only.
+gen(0 -o "${DIR}/kplain" "${KCHECK_SOURCE}")
+gen(0 -o "${DIR}/kbounds" --instrument bounds "${KCHECK_SOURCE}")
+file(READ "${DIR}/kplain/kcheck.all.c" kp)
+file(READ "${DIR}/kbounds/kcheck.all.c" kb)
+string(FIND "${kp}" "fpo_klev_(" at_plain)
+string(REGEX MATCHALL "fpo_klev_\\(&fpo_kout" at_bounds "${kb}")
+list(LENGTH at_bounds n_bounds)
+if(NOT at_plain LESS 0 OR NOT n_bounds EQUAL 2)
+  message(FATAL_ERROR "--instrument bounds: ${n_bounds} checked reads (expected 2); "
+                      "uninstrumented at ${at_plain} (expected none)")
+endif()
 # Halo exchanges and host callbacks end a block: nothing fuses across them. The corner fills
 # are stencil calls (each its own block here, between halo statements), made once per kind,
 # direction and depth.

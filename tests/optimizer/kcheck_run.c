@@ -1,0 +1,59 @@
+/* kcheck_run.c: runs kcheck.fpo with q(i, j, k) = 100 k + 10 j + i on nz + 1 = 5 levels, lev
+ * = nz - k (level nz, the interface field's last, at k = 0) and dk = 0, except at one point
+ * (argv[1]: "abs" puts lev = 7 at (2, 1, 3); "var" dk = 1 at (1, 2, 3), level 4 that q has,
+ * and dk = 2 at (3, 0, 3), level 5 that it lacks; "below" dk = -1 at (0, 0, 0); "clean"
+ * nothing). argv[2] is what run must return: "ok" (then r and s are checked against q) or
+ * the start of the message. */
+#include "kcheck.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { NX = 4, NY = 3, NZ = 4 };
+
+int main(int argc, char **argv) {
+    if (argc < 3)
+        return 2;
+    static double q[NZ + 1][NY][NX], r[NZ][NY][NX], s[NZ][NY][NX];
+    static int lev[NZ][NY][NX], dk[NZ][NY][NX];
+    for (int k = 0; k <= NZ; k++)
+        for (int j = 0; j < NY; j++)
+            for (int i = 0; i < NX; i++) {
+                q[k][j][i] = 100.0 * k + 10.0 * j + i;
+                if (k < NZ)
+                    lev[k][j][i] = NZ - k, dk[k][j][i] = 0;
+            }
+    if (!strcmp(argv[1], "abs"))
+        lev[3][1][2] = 7;
+    if (!strcmp(argv[1], "var"))
+        dk[3][2][1] = 1, dk[3][0][3] = 2;
+    if (!strcmp(argv[1], "below"))
+        dk[0][0][0] = -1;
+    kcheck_fields f = {fpo_field_3d(q, FPO_F64, 0, NX, 0, NY, 0, NZ + 1),
+                       fpo_field_3d(lev, FPO_I32, 0, NX, 0, NY, 0, NZ),
+                       fpo_field_3d(dk, FPO_I32, 0, NX, 0, NY, 0, NZ),
+                       fpo_field_3d(r, FPO_F64, 0, NX, 0, NY, 0, NZ),
+                       fpo_field_3d(s, FPO_F64, 0, NX, 0, NY, 0, NZ)};
+    fpo_domain dom = fpo_domain_local(NX, NY, NZ);
+    fpo_error err;
+    kcheck *p;
+    if (kcheck_open(&p, &dom, &f, &err)) {
+        fprintf(stderr, "open: %s\n", err.msg);
+        return 1;
+    }
+    fpo_status st = kcheck_run(p, &err);
+    kcheck_close(p);
+    printf("run: %s\n", st ? err.msg : "ok");
+    if (strcmp(argv[2], "ok"))
+        return !(st == FPO_ECHECK && strstr(err.msg, argv[2]) == err.msg);
+    if (st)
+        return 1;
+    int bad = 0;
+    for (int k = 0; k < NZ; k++)
+        for (int j = 0; j < NY; j++)
+            for (int i = 0; i < NX; i++)
+                bad += r[k][j][i] != q[lev[k][j][i]][j][i] ||
+                       s[k][j][i] != 2.0 * q[k + dk[k][j][i]][j][i];
+    printf("values: %d wrong\n", bad);
+    return bad != 0;
+}
