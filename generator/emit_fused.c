@@ -29,6 +29,7 @@ typedef struct Sub {
     Unit *u;
     Var **alias;   /* per slot: the C variable standing for it */
     const void *ctx;
+    FGroup *g;     /* the group being emitted (its streamed slots) */
 } Sub;
 
 static Var *scalar_alias(Unit *u, Var *param) {
@@ -155,8 +156,29 @@ static bool indep(Points *ps) {
     return true;
 }
 
+/* The streamed slots (pass_stream) that statements of `ps` write, each once, into out. */
+static int streamed(Points *ps, int *out) {
+    FGroup *G = ps->m->g;
+    int n = 0;
+    for (int k = 0; G && G->stream && k < ps->n; k++) {
+        Unit *u = ps->pt[k].u;
+        Node *st = u->st->comps[u->comp].ivs[u->iv].body;
+        for (int i = 0; i < ps->pt[k].first; i++)
+            st = st->next;
+        for (int i = 0; i < ps->pt[k].count; i++, st = st->next) {
+            int x = st->kind == ND_ASSIGN ? fpo_call_slot(ps->m->s, u, st->lhs->var) : -1;
+            bool seen = false;
+            for (int e = 0; e < n; e++)
+                seen |= out[e] == x;
+            if (x >= 0 && G->stream[x] && !seen)
+                out[n++] = x;
+        }
+    }
+    return n;
+}
+
 /* The I loop of row j over [ib, ie) running `ps`, split at tile-edge regions. */
-static void iloop(Buf *b, Points *ps, const char *ib, const char *ie, int depth) {
+static void iloop_plain(Buf *b, Points *ps, const char *ib, const char *ie, int depth) {
     Node **bodies = fpo_new(sizeof(Node *) * (size_t)ps->n);
     for (int k = 0; k < ps->n; k++) {
         Unit *u = ps->pt[k].u;
@@ -165,6 +187,65 @@ static void iloop(Buf *b, Points *ps, const char *ib, const char *ie, int depth)
                           ps->pt[k].count);
     }
     fpo_c_iloop(b, bodies, ps->n, ps->m->ctx, ib, ie, depth, indep(ps), points, ps);
+}
+
+/* ... and where it writes streamed slots (pass_stream): when open found one of them too large
+ * for the caches, the loop writes their rows to buffers (each slot's alias fpo_s<x>, J and K
+ * strides 0) that fpo_stream_row_ then copies out, past the caches for those open chose;
+ * otherwise the plain loop. */
+static void iloop(Buf *b, Points *ps, const char *ib, const char *ie, int depth) {
+    Sched *s = ps->m->s;
+    int *sx = fpo_new(sizeof(int) * (size_t)(s->nslots + 1)), ns = streamed(ps, sx);
+    if (!ns) {
+        iloop_plain(b, ps, ib, ie, depth);
+        return;
+    }
+    ind(b, depth);
+    buf_add(b, "if (");
+    for (int e = 0; e < ns; e++)
+        buf_printf(b, "%sp->stream[%d]", e ? " || " : "", sx[e]);
+    buf_add(b, ") {   /* rows written past the caches (pass_stream):");
+    for (int e = 0; e < ns; e++)
+        buf_printf(b, " %s", s->slots[sx[e]]->name);
+    buf_add(b, " */\n");
+    ind(b, depth + 1);
+    buf_printf(b, "const int64_t fpo_sn = (%s) - (%s) > 0 ? (%s) - (%s) : 0;\n", ie, ib, ie, ib);
+    Var **saved = fpo_new(sizeof(Var *) * (size_t)ns);
+    for (int e = 0; e < ns; e++) {
+        int x = sx[e];
+        Var *v = s->slots[x];
+        const char *t = fpo_c_type(v->dt);
+        ind(b, depth + 1);
+        buf_printf(b, "%s fpo_sb%d[fpo_sn > 0 ? fpo_sn : 1];\n", t, x);
+        ind(b, depth + 1);
+        buf_printf(b, "%s *const fpo_s%d = fpo_sb%d - (%s);\n", t, x, x, ib);
+        ind(b, depth + 1);
+        buf_printf(b, "const int64_t fpo_sj_fpo_s%d = 0, fpo_sk_fpo_s%d = 0;\n", x, x);
+        saved[e] = ps->m->alias[x];
+        ps->m->alias[x] = new_var(fpo_fmt("fpo_s%d", x), v->loc, VK_TEMP, v->dt, v->ax);
+    }
+    iloop_plain(b, ps, ib, ie, depth + 1);
+    for (int e = 0; e < ns; e++) {
+        int x = sx[e];
+        ps->m->alias[x] = saved[e];
+        ind(b, depth + 1);
+        buf_printf(b, "fpo_stream_row_(&fpo_v%d[(%s) + j * fpo_sj_fpo_v%d + k * fpo_sk_fpo_v%d], "
+                      "fpo_sb%d, sizeof fpo_sb%d[0] * (size_t)fpo_sn, p->stream[%d]);\n",
+                   x, ib, x, x, x, x, x);
+    }
+    ind(b, depth);
+    buf_add(b, "} else {\n");
+    iloop_plain(b, ps, ib, ie, depth + 1);
+    ind(b, depth);
+    buf_add(b, "}\n");
+}
+
+/* Whether group G streams any slot (then each thread fences after each level or block). */
+static bool streams(Sched *s, FGroup *G) {
+    for (int x = 0; G->stream && x < s->nslots; x++)
+        if (G->stream[x])
+            return true;
+    return false;
 }
 
 /* Rows of box x, each an I loop running `ps`. */
@@ -384,6 +465,10 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
         ind(b, depth + 3);
         buf_add(b, "}\n");
     }
+    if (streams(s, G)) {
+        ind(b, depth + 3);
+        buf_add(b, "fpo_stream_fence_();\n");
+    }
     closes(b, depth, 3);
 }
 
@@ -536,6 +621,10 @@ static void emit_column(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int dept
     buf_add(b, "const int64_t fpo_j1 = fpo_j0 + fpo_rows < fpo_jhi ? fpo_j0 + fpo_rows : fpo_jhi;\n");
     strip_views(b, s, bl, G, 1, true, depth + 2);
     column_row(b, m, bl, G, true, depth + 2);
+    if (streams(s, G)) {
+        ind(b, depth + 2);
+        buf_add(b, "fpo_stream_fence_();\n");
+    }
     closes(b, depth, 2);
 }
 
@@ -637,11 +726,7 @@ static Loc writer_loc(Sched *s, Unit *u, int slot) {
             t = t->kind == ND_REGION ? t->body : t->then;
         if (!t || t->kind != ND_ASSIGN)
             continue;
-        Var *v = t->lhs->var;
-        for (int i = 0; i < u->st->nparams; i++)
-            if (u->st->params[i] == v && v->ax != AX_SCALAR)
-                v = u->stage->argv[i]->var;
-        if (fpo_sched_slot(s, v) == slot)
+        if (fpo_call_slot(s, u, t->lhs->var) == slot)
             return t->loc;
     }
     return u->stage->loc;
@@ -733,11 +818,12 @@ void fpo_emit_block(Buf *b, Sched *s, Node *stages, int depth, const void *ctx) 
     }
     if (!bl)
         return;   /* a later node of a block: emitted with the first */
-    Sub m = {s, NULL, aliases(s), ctx};
+    Sub m = {s, NULL, aliases(s), ctx, NULL};
     for (int g = 0; g < bl->ng; g++, gno++) {
         FGroup *G = &bl->g[g];
         const int site0 = s->nksites;   /* the reads this group's bounds check covers */
         m.u = &bl->u[G->first];
+        m.g = G;
         if (s->ins.timers) {
             ind(b, depth);
             buf_add(b, "const double fpo_tg = fpo_now();\n");
@@ -909,6 +995,17 @@ void fpo_emit_pool(Buf *b, Sched *s) {
         counts[s->store[x]]++;
     buf_printf(b, "    p->counts[0] = %d, p->counts[1] = %d, p->counts[2] = %d, p->counts[3] = %d;\n",
                counts[0], counts[1], counts[2], counts[3]);
+    /* Arrays written with streaming stores (pass_stream): past the caches when large. */
+    for (int x = 0; x < s->nslots; x++) {
+        bool any = false;
+        for (int k = 0; k < s->nblocks; k++)
+            for (int g = 0; g < s->blocks[k].ng; g++)
+                any |= s->blocks[k].g[g].stream && s->blocks[k].g[g].stream[x];
+        if (any)
+            buf_printf(b, "    p->stream[%d] = (unsigned char)fpo_stream_worth(fpo_tmp_bytes(%s, %s, "
+                          "p->lo[%d], p->hi[%d]));   /* %s */\n",
+                       x, dts[s->slots[x]->dt], axs[s->slots[x]->ax], x, x, s->slots[x]->name);
+    }
 }
 
 /* The line the build prints. */

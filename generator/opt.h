@@ -52,6 +52,8 @@ typedef struct FGroup {
     int *host;             /* pass_kcache: per nest, the index in the group of the first nest
                             * of the sweep whose K loops it runs inside, -1: its own loops
                             * (NULL: no nest runs inside a sweep; see fpo_nest_host) */
+    bool *stream;          /* pass_stream: per slot, its rows written with streaming stores
+                            * (NULL: none) */
 } FGroup;
 
 /* Consecutive ND_STAGES nodes of the program body (`stages`: the first). */
@@ -67,7 +69,7 @@ typedef struct Block {
 typedef enum { SK_ARRAY, SK_PLANE, SK_SCALAR, SK_STRIP } StoreKind;
 
 enum { PASS_CORNERS, PASS_EXTENT, PASS_FUSE, PASS_COLUMN, PASS_MERGE, PASS_SHRINK, PASS_ROWS, PASS_JOIN,
-       PASS_KCACHE, PASS_POOL, PASS_COUNT };
+       PASS_KCACHE, PASS_STREAM, PASS_POOL, PASS_COUNT };
 
 /* Instrumentation compiled into run on request (--instrument). */
 typedef struct Instrument {
@@ -112,6 +114,7 @@ enum { FPO_RING_MAX = 64 };   /* rings hold at most this many rows (else the who
 /* sched.c */
 Sched *fpo_sched_new(Ir *ir, bool fused);
 int fpo_sched_slot(Sched *s, Var *v);
+int fpo_call_slot(Sched *s, Unit *u, Var *v);
 Acc *fpo_unit_acc(Unit *u, int slot);
 bool fpo_dbound_eq(DBound a, DBound b);
 FTouch fpo_loop_touch(Block *b, FGroup *G, int l, int slot);
@@ -138,6 +141,7 @@ void fpo_pass_shrink(Sched *s);
 void fpo_pass_rows(Sched *s);
 void fpo_pass_join(Sched *s);
 void fpo_pass_kcache(Sched *s);
+void fpo_pass_stream(Sched *s);
 void fpo_pass_pool(Sched *s);
 
 /* check_domains.c: warnings on program temporaries read where no call writes them */

@@ -29,6 +29,14 @@ typedef struct Scan {
 } Scan;
 
 /* The slot a stencil variable stands for in this call, or -1 (scalars, locals). */
+/* The slot stencil variable v of unit u stands for in its call (-1: a scalar or local). */
+int fpo_call_slot(Sched *s, Unit *u, Var *v) {
+    for (int i = 0; i < u->st->nparams; i++)
+        if (u->st->params[i] == v)
+            return v->ax == AX_SCALAR ? -1 : fpo_sched_slot(s, u->stage->argv[i]->var);
+    return fpo_sched_slot(s, v);
+}
+
 static int slot_of(Scan *sc, Var *v) {
     Decl *st = sc->u->st;
     for (int i = 0; i < st->nparams; i++)

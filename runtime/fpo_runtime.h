@@ -113,6 +113,11 @@ void fpo_free(void *p);
 void fpo_pool_touch(void *pool, size_t bytes, size_t mine, size_t mine_bytes, int nthreads,
                     int t, int team);
 
+/* Whether an array of `bytes` that a fused group writes without reading it is written past
+ * the caches (fpo-gen's pass stream): when it is at least a quarter of the last-level cache.
+ * FPO_STREAM=1 (0) in the environment says always (never). */
+int fpo_stream_worth(size_t bytes);
+
 /* What an opened program holds for its temporaries (<program>_memory). */
 typedef struct fpo_memory {
     size_t pool_bytes;      /* the one block allocated at open for every temporary */
@@ -122,6 +127,9 @@ typedef struct fpo_memory {
     size_t strip_bytes;     /* temporaries shrunk to one J row (all levels) per thread */
     int arrays, planes, scalars, strips;   /* temporaries by kind (scalars need no memory) */
     int threads;            /* threads a run uses (planes are per thread) */
+    int streamed;           /* arrays (fields or temporaries) whose rows a group writes past
+                             * the caches (fpo-gen's pass stream; open decides by their size,
+                             * FPO_STREAM overrides: fpo_stream_worth) */
 } fpo_memory;
 
 #ifdef __cplusplus

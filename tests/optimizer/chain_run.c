@@ -64,9 +64,13 @@ static int run(int argc, char **argv, double *q, double *u, double *v, double *d
         if (chain_step_memory(p, &m))
             return fail("memory", NULL);
         printf("pool %zu bytes (arrays %zu, planes %zu, strips %zu), unfused %zu bytes; %d arrays, "
-               "%d planes, %d strips, %d scalars, %d threads\n", m.pool_bytes, m.array_bytes,
-               m.plane_bytes, m.strip_bytes, m.unfused_bytes, m.arrays, m.planes, m.strips,
-               m.scalars, m.threads);
+               "%d planes, %d strips, %d scalars, %d threads, %d streamed\n", m.pool_bytes,
+               m.array_bytes, m.plane_bytes, m.strip_bytes, m.unfused_bytes, m.arrays, m.planes,
+               m.strips, m.scalars, m.threads, m.streamed);
+        /* argv[2]: how many arrays are written past the caches (FPO_STREAM=1: every one pass
+         * stream chose; at these sizes none otherwise) */
+        if (argc > 2 && m.streamed != atoi(argv[2]))
+            return fail("streamed arrays", NULL);
 #ifdef CHAIN_UNFUSED
         int ok = m.arrays == 9 && !m.planes && !m.strips && !m.scalars &&
                  m.pool_bytes >= m.unfused_bytes &&
