@@ -826,7 +826,7 @@ void fpo_emit_block(Buf *b, Sched *s, Node *stages, int depth, const void *ctx) 
         m.g = G;
         if (s->ins.timers) {
             ind(b, depth);
-            buf_add(b, "const double fpo_tg = fpo_now();\n");
+            buf_printf(b, "const double fpo_tg%d = fpo_now();\n", gno);   /* one per group */
         }
         if (G->join) {   /* this group and the next, a column group, as one */
             emit_joined(b, s, &m, bl, G, depth);
@@ -839,7 +839,7 @@ void fpo_emit_block(Buf *b, Sched *s, Node *stages, int depth, const void *ctx) 
             emit_plain(b, &m, m.u, depth);
         if (s->ins.timers) {
             ind(b, depth);
-            buf_printf(b, "p->timers[%d] += fpo_now() - fpo_tg;\n", gno);
+            buf_printf(b, "p->timers[%d] += fpo_now() - fpo_tg%d;\n", gno, gno);
         }
         emit_checks(b, s, bl, G, gno, site0);
     }
