@@ -508,15 +508,21 @@ static void emit_if_selects(Emit *e, Node *n, const char *guard, int d) {
     }
 }
 
+/* Whether region `n` is emitted here: held by the class, not left out of this part of a
+ * split loop, holding in this row version (then row_holds says how: 1 or -1). */
+static bool region_emitted(Emit *e, Node *n) {
+    if (!region_held(e, n))
+        return false;   /* pruned: no rank of this class holds its points */
+    if (((e->drop & FPO_DROP_WE) && region_edge(&n->reg[0], 0)) ||
+        ((e->drop & FPO_DROP_SN) && region_edge(&n->reg[1], 1)))
+        return false;   /* a part of a split loop where no such region holds */
+    return row_holds(e, n) != 0;   /* a row version: a south or north region not in its row */
+}
+
 static void emit_stmt(Emit *e, Node *n) {
-    if (n->kind == ND_REGION && !region_held(e, n))
-        return;   /* pruned: no rank of this class holds its points */
-    if (n->kind == ND_REGION && (((e->drop & FPO_DROP_WE) && region_edge(&n->reg[0], 0)) ||
-                                 ((e->drop & FPO_DROP_SN) && region_edge(&n->reg[1], 1))))
-        return;   /* a part of a split loop where no such region holds */
+    if (n->kind == ND_REGION && !region_emitted(e, n))
+        return;
     int row = n->kind == ND_REGION ? row_holds(e, n) : -1;
-    if (!row)
-        return;   /* a row version: a south or north region that does not hold in its row */
     line_directive(e, n->loc);
     ind(e);
     switch (n->kind) {
@@ -592,12 +598,38 @@ static void emit_stmts(Emit *e, Node *n) {
 }
 
 /* Whether statements or expressions n mention v. */
-static bool uses(Node *n, Var *v) {
-    for (; n; n = n->next)
-        if (n->var == v || uses(n->lhs, v) || uses(n->rhs, v) || uses(n->cond, v) ||
-            uses(n->then, v) || uses(n->els, v) || uses(n->body, v) || uses(n->args, v) ||
-            uses(n->kexpr, v))
+/* Whether the statements n, as emitted here (e: regions left out are not), mention v; e NULL:
+ * as written. */
+static bool uses(Emit *e, Node *n, Var *v) {
+    for (; n; n = n->next) {
+        if (e && n->kind == ND_REGION && !region_emitted(e, n))
+            continue;
+        if (n->var == v || uses(e, n->lhs, v) || uses(e, n->rhs, v) || uses(e, n->cond, v) ||
+            uses(e, n->then, v) || uses(e, n->els, v) || uses(e, n->body, v) ||
+            uses(e, n->args, v) || uses(e, n->kexpr, v))
             return true;
+    }
+    return false;
+}
+
+/* Whether the statements n, as emitted here, read v (a local only written there is declared
+ * and cast to void, so that compilers do not warn that it is set but not used). */
+static bool reads(Emit *e, Node *n, Var *v) {
+    for (; n; n = n->next) {
+        if (n->kind == ND_REGION && !region_emitted(e, n))
+            continue;
+        if (n->kind == ND_ASSIGN) {
+            if ((strcmp(n->op, "=") && n->lhs->var == v) || reads(e, n->rhs, v) ||
+                reads(e, n->lhs->kexpr, v))
+                return true;
+            continue;
+        }
+        if ((n->kind == ND_ACCESS && n->var == v) || reads(e, n->lhs, v) ||
+            reads(e, n->rhs, v) || reads(e, n->cond, v) || reads(e, n->then, v) ||
+            reads(e, n->els, v) || reads(e, n->body, v) || reads(e, n->args, v) ||
+            reads(e, n->kexpr, v))
+            return true;
+    }
     return false;
 }
 
@@ -606,9 +638,13 @@ static bool uses(Node *n, Var *v) {
  * loop). */
 static void emit_point_body(Emit *e, Decl *st, Node *body) {
     for (int l = 0; l < st->nlocals; l++)
-        if (uses(body, st->locals[l])) {
+        if (uses(e, body, st->locals[l])) {
             ind(e);
             buf_printf(e->b, "%s %s = 0;\n", c_types[st->locals[l]->dt], cname(st->locals[l]->name));
+            if (!reads(e, body, st->locals[l])) {
+                ind(e);
+                buf_printf(e->b, "(void)%s;\n", cname(st->locals[l]->name));
+            }
         }
     emit_stmts(e, body);
 }
@@ -875,10 +911,12 @@ static void region_reach(Node *n, int64_t r[4]) {
     }
 }
 
-static bool stencil_uses(Decl *s, Var *v) {
+/* Whether stencil s, as emitted for e's class (its regions that no rank of the class holds
+ * left out), mentions v. */
+static bool stencil_uses(Emit *e, Decl *s, Var *v) {
     for (int c = 0; c < s->ncomps; c++)
         for (int j = 0; j < s->comps[c].nivs; j++)
-            if (uses(s->comps[c].ivs[j].body, v))
+            if (uses(e, s->comps[c].ivs[j].body, v))
                 return true;
     return false;
 }
@@ -998,15 +1036,15 @@ static void emit_stencil(Emit *e, Decl *s, StencilInfo *si) {
         buf_add(b, "    (void)fpo_dom, (void)fpo_edges;\n");
     for (int i = 0; i < s->nparams; i++) {
         Var *v = s->params[i];
-        if (v->ax != AX_SCALAR && stencil_uses(s, v))
+        if (v->ax != AX_SCALAR && stencil_uses(e, s, v))
             emit_field_setup(e, v);
         else if (v->ax != AX_SCALAR)
             buf_printf(b, "    (void)fpo_%s;\n", v->name);
-        else if (!stencil_uses(s, v))
+        else if (!stencil_uses(e, s, v))
             buf_printf(b, "    (void)%s;\n", cname(v->name));
     }
     for (int i = 0; i < s->ntemps; i++) {
-        if (stencil_uses(s, s->temps[i]))
+        if (stencil_uses(e, s, s->temps[i]))
             emit_field_setup(e, s->temps[i]);
         else
             buf_printf(b, "    (void)fpo_%s;\n", s->temps[i]->name);
