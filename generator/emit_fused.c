@@ -1028,10 +1028,13 @@ char *fpo_memory_summary(Sched *s) {
             loops += G->fused ? s->blocks[k].u[G->first + G->count - 1].loop + 1 : 1;
         }
     }
-    int columns = 0;
+    int columns = 0, streamed = 0;
     for (int k = 0; k < s->nblocks; k++)
-        for (int g = 0; g < s->blocks[k].ng; g++)
+        for (int g = 0; g < s->blocks[k].ng; g++) {
             columns += s->blocks[k].g[g].column;
+            for (int x = 0; s->blocks[k].g[g].stream && x < s->nslots; x++)
+                streamed += s->blocks[k].g[g].stream[x];
+        }
     /* Bytes per point of what each kind spans (arrays: the domain; planes: one level; strips:
      * one row of levels), before pool sharing; unfused: every temporary an array. */
     static const int size[] = {4, 8, 4, 1};
@@ -1045,10 +1048,10 @@ char *fpo_memory_summary(Sched *s) {
                    "arrays (%d B per point), %d planes (%d B per point of a level, per thread; %d "
                    "of them rings of rows), %d strips (%d B per point of a row, per thread; %d of "
                    "them rings of levels), %d scalars; %d share pool space (unfused: %d arrays, %d "
-                   "B per point)\n",
+                   "B per point); %d array%s streamed past the caches when large\n",
                    s->ir->name, s->fused ? "fused" : "unfused", nests, groups,
                    groups == 1 ? "" : "s", fused, piped,
                    columns, loops, s->nslots - s->nfparams, counts[0], bytes[0], counts[1],
                    bytes[1], rings, counts[3], bytes[3], krings, counts[2], shared,
-                   s->nslots - s->nfparams, unfused);
+                   s->nslots - s->nfparams, unfused, streamed, streamed == 1 ? "" : "s");
 }

@@ -120,7 +120,7 @@ if(NOT dot MATCHES "^digraph" OR NOT dot MATCHES "fused, K outermost" OR NOT dot
   message(FATAL_ERROR "chain.dot is not the fused schedule:\n${dot}")
 endif()
 gen(0 -o "${DIR}/report" --report "${SOURCE}")
-if(NOT out MATCHES "9 temporaries: 1 arrays \\(8 B per point\\), 4 planes .*3 strips .*1 scalars.*unfused: 9 arrays, 72 B per point")
+if(NOT out MATCHES "9 temporaries: 1 arrays \\(8 B per point\\), 4 planes .*3 strips .*1 scalars.*unfused: 9 arrays, 72 B per point\\); 2 arrays streamed")
   message(FATAL_ERROR "--report: ${out}")
 endif()
 # A stencil called twice (rows.fpo's diff2): each call's temporary is its own, so both fit
