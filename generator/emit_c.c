@@ -597,7 +597,6 @@ static void emit_stmts(Emit *e, Node *n) {
         emit_stmt(e, n);
 }
 
-/* Whether statements or expressions n mention v. */
 /* Whether the statements n, as emitted here (e: regions left out are not), mention v; e NULL:
  * as written. */
 static bool uses(Emit *e, Node *n, Var *v) {
@@ -1670,7 +1669,6 @@ static void number_plans(Node *n, int *nplans, int *nhalo) {
     }
 }
 
-/* A C string literal holding `text`. */
 /* `text` as a C string literal (lines joined with \n, one literal a line). */
 char *fpo_c_string(const char *text) {
     Buf b = {0};

@@ -1,7 +1,8 @@
 /* pipeline.c: takes the IR and which passes are on, gives the optimized schedule: runs
  * corners (on the IR, before the schedule is made), extent, fuse, column, merge, shrink, rows,
- * join (off unless enabled), kcache, stream, pool in that order; writes the schedule as JSON after any pass
- * (the IR JSON of ir_json.c with a "schedule" key added, which --from-ir ignores). */
+ * join (off unless enabled), kcache, stream, pool in that order; writes the schedule as JSON
+ * after any pass (the IR JSON of ir_json.c with a "schedule" key added, which --from-ir
+ * ignores). */
 #include "opt.h"
 
 #include <string.h>

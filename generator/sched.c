@@ -25,10 +25,8 @@ bool fpo_dbound_eq(DBound a, DBound b) { return a.base == b.base && a.off == b.o
 typedef struct Scan {
     Sched *s;
     Unit *u;
-    Node *stage;
 } Scan;
 
-/* The slot a stencil variable stands for in this call, or -1 (scalars, locals). */
 /* The slot stencil variable v of unit u stands for in its call (-1: a scalar or local). */
 int fpo_call_slot(Sched *s, Unit *u, Var *v) {
     for (int i = 0; i < u->st->nparams; i++)
@@ -37,16 +35,8 @@ int fpo_call_slot(Sched *s, Unit *u, Var *v) {
     return fpo_sched_slot(s, v);
 }
 
-static int slot_of(Scan *sc, Var *v) {
-    Decl *st = sc->u->st;
-    for (int i = 0; i < st->nparams; i++)
-        if (st->params[i] == v)
-            return v->ax == AX_SCALAR ? -1 : fpo_sched_slot(sc->s, sc->stage->argv[i]->var);
-    return fpo_sched_slot(sc->s, v);
-}
-
 static Acc *touch(Scan *sc, Node *a, bool write) {
-    int slot = slot_of(sc, a->var);
+    int slot = fpo_call_slot(sc->s, sc->u, a->var);
     if (slot < 0)
         return NULL;
     Unit *u = sc->u;
@@ -114,7 +104,7 @@ static void scan_stmts(Scan *sc, Node *body, int first, int count) {
         Unit one = *sc->u;
         one.acc = NULL;
         one.nacc = 0;
-        Scan s1 = {sc->s, &one, sc->stage};
+        Scan s1 = {sc->s, &one};
         if (n->kind == ND_ASSIGN) {   /* reads only: the value, the K index, x in `x += e` */
             scan(&s1, n->rhs);
             scan(&s1, n->lhs->kexpr);
@@ -139,7 +129,7 @@ static void scan_stmts(Scan *sc, Node *body, int first, int count) {
         if (n->kind != ND_ASSIGN || strcmp(n->op, "=") || n->lhs->kmode != KM_CONST ||
             n->lhs->off[0] || n->lhs->off[1] || n->lhs->off[2])
             continue;
-        int slot = slot_of(sc, n->lhs->var);
+        int slot = fpo_call_slot(sc->s, sc->u, n->lhs->var);
         if (slot >= 0)
             fpo_unit_acc(sc->u, slot)->wplain = true;
         for (int k = before; k < sc->u->nacc; k++) {
@@ -170,7 +160,7 @@ static void add_unit(Sched *s, Block *b, Node *stage, int stage_no, int comp, in
     u.box.hi[1] = shift(d->hi[1], x.jhi);
     u.box.lo[2] = shift(I->lo.base == B_BOTTOM ? d->lo[2] : d->hi[2], I->lo.off);
     u.box.hi[2] = shift(I->hi.base == B_BOTTOM ? d->lo[2] : d->hi[2], I->hi.off);
-    Scan sc = {s, &u, stage};
+    Scan sc = {s, &u};
     if (grp >= 0) {
         Group *g = &u.si->groups[comp][iv][grp];
         scan_stmts(&sc, I->body, g->first, g->count);

@@ -18,13 +18,6 @@ void *fpo_alloc_pages(size_t bytes) {
     return aligned_alloc(FPO_ALIGN, size);
 }
 
-void *fpo_alloc(size_t bytes) {
-    void *p = fpo_alloc_pages(bytes);
-    if (p)
-        memset(p, 0, bytes);
-    return p;
-}
-
 /* Zero what thread t of a team of `team` uses of a pool of `bytes`: each thread's part (mine_bytes
  * from `mine` on, one per pool thread; none when mine_bytes is 0) goes to the team member of its
  * number modulo the team, the shared part before `mine` in pages split evenly. */

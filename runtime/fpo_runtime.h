@@ -100,9 +100,8 @@ fpo_status fpo_field_check(const fpo_field *f, const char *program, const char *
 /* Check a domain: sizes positive, position on the tile consistent. */
 fpo_status fpo_domain_check(const fpo_domain *d, const char *program, fpo_error *err);
 
-/* Allocate / free a zeroed, page-aligned (4096-byte) block of `bytes` (for temporaries);
- * fpo_alloc_pages leaves it as it comes, for the threads to zero (fpo_pool_touch). */
-void *fpo_alloc(size_t bytes);
+/* Allocate / free a page-aligned (4096-byte) block of `bytes` (for temporaries), as it comes:
+ * the threads that use it zero it (fpo_pool_touch). */
 void *fpo_alloc_pages(size_t bytes);
 void fpo_free(void *p);
 
