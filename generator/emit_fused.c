@@ -601,18 +601,42 @@ static void column_row(Buf *b, Sub *m, Block *bl, FGroup *G, bool block, int dep
     }
 }
 
-/* A column group: blocks of COLUMN_ROWS J rows in parallel (single rows when there are too
- * few for every thread to take several blocks); per block, each nest in order over its K range
- * (in its K order), the block's rows at each level, I innermost. Strips hold the block's rows,
- * so a level is read and written COLUMN_ROWS rows at a time; with the K-caches of pass_kcache
- * that is faster than row by row (docs/optimizer.md). */
+/* The bytes per J row of the strips of every level that column group G uses (not its rings),
+ * summed at run time into fpo_rowb. */
+static void strip_row_bytes(Buf *b, Sched *s, Block *bl, FGroup *G, int depth) {
+    ind(b, depth);
+    buf_add(b, "size_t fpo_rowb = 0;   /* the group's strips: bytes per J row of every level */\n");
+    for (int x = s->nfparams; x < s->nslots; x++) {
+        bool here = false;
+        for (int i = G->first; i < G->first + G->count; i++)
+            here |= fpo_unit_acc(&bl->u[i], x) != NULL;
+        if (s->store[x] != SK_STRIP || s->ring[x] || s->kring[x] || !here)
+            continue;
+        ind(b, depth);
+        buf_printf(b, "if (nz >= %d)\n", s->strip_nz[x]);
+        ind(b, depth + 1);
+        buf_printf(b, "fpo_rowb += sizeof(%s) * (size_t)(p->hi[%d][0] - p->lo[%d][0]) * "
+                      "(size_t)(p->hi[%d][2] - p->lo[%d][2]);\n",
+                   fpo_c_type(s->slots[x]->dt), x, x, x, x);
+    }
+}
+
+/* A column group: blocks of J rows in parallel (single rows when there are too few for every
+ * thread to take several blocks of COLUMN_ROWS); per block, each nest in order over its K
+ * range (in its K order), the block's rows at each level, I innermost. Strips hold the
+ * block's rows, so a level is read and written several rows at a time; with the K-caches of
+ * pass_kcache that is faster than row by row. A block takes as many rows (at most
+ * COLUMN_ROWS, the strips' size) as keep its strips within half the level-2 cache
+ * (fpo_column_rows): more spill them to the next cache between the sweeps (docs/optimizer.md). */
 static void emit_column(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth) {
     ind(b, depth);
     buf_printf(b, "{   /* column by column: %d nests, blocks of J rows outermost */\n", G->count);
     scalar_args(b, &bl->u[G->first], G->count, depth + 1);
     column_bounds(b, bl, G, depth + 1);
+    strip_row_bytes(b, s, bl, G, depth + 1);
     ind(b, depth + 1);
-    buf_printf(b, "const int64_t fpo_rows = fpo_jhi - fpo_jlo >= %d * (int64_t)p->nthreads ? %d : 1;\n",
+    buf_printf(b, "const int64_t fpo_rows = fpo_jhi - fpo_jlo >= %d * (int64_t)p->nthreads ? "
+                  "fpo_column_rows(p->l2, p->col_rows, fpo_rowb, %d) : 1;\n",
                4 * COLUMN_ROWS, COLUMN_ROWS);
     omp(b, "parallel for schedule(static) num_threads(p->nthreads)");
     ind(b, depth + 1);
@@ -907,6 +931,12 @@ void fpo_emit_pool(Buf *b, Sched *s) {
     static const char *dts[] = {"FPO_F32", "FPO_F64", "FPO_I32", "FPO_BOOL"};
     static const char *axs[] = {"FPO_IJK", "FPO_IJ", "FPO_K"};
     buf_add(b, "    p->nthreads = FPO_NTHREADS;\n");
+    bool column = false;   /* a column group: its blocks' rows follow the level-2 cache */
+    for (int k = 0; k < s->nblocks; k++)
+        for (int g = 0; g < s->blocks[k].ng; g++)
+            column |= s->blocks[k].g[g].column && !(g > 0 && s->blocks[k].g[g - 1].join);
+    if (column)
+        buf_add(b, "    p->l2 = fpo_cache_bytes(2), p->col_rows = fpo_column_rows_env();\n");
     for (int x = s->nfparams; x < s->nslots; x++) {
         Var *v = s->slots[x];
         buf_printf(b, "    /* %d: %s, %s */\n", x, v->name,

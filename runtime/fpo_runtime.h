@@ -112,10 +112,22 @@ void fpo_free(void *p);
 void fpo_pool_touch(void *pool, size_t bytes, size_t mine, size_t mine_bytes, int nthreads,
                     int t, int team);
 
+/* The size of one of this machine's data caches in bytes, as CPU 0 sees it: `level` 2 the
+ * level-2 cache (one core's), 0 the last level (the largest). From sysfs, else sysconf, else
+ * 512 KiB (level 2) or 32 MiB. */
+size_t fpo_cache_bytes(int level);
+
 /* Whether an array of `bytes` that a fused group writes without reading it is written past
  * the caches (fpo-gen's pass stream): when it is at least a quarter of the last-level cache.
  * FPO_STREAM=1 (0) in the environment says always (never). */
 int fpo_stream_worth(size_t bytes);
+
+/* The J rows per block of a column group whose strips take `row_bytes` per row (all levels):
+ * as many as fill half of the level-2 cache `l2`, at least 1 and at most `most` (the rows its
+ * strips were sized for); `forced` (> 0) instead, within the same bounds. Open reads `l2`
+ * (fpo_cache_bytes(2)) and `forced` (fpo_column_rows_env: FPO_COLUMN_ROWS=n, else 0) once. */
+int fpo_column_rows(size_t l2, int forced, size_t row_bytes, int most);
+int fpo_column_rows_env(void);
 
 /* What an opened program holds for its temporaries (<program>_memory). */
 typedef struct fpo_memory {

@@ -220,7 +220,22 @@ static void test_alloc_and_fail(void) {
     CHECK(fpo_fail(NULL, FPO_EMISMATCH, "ignored %d", 1) == FPO_EMISMATCH);
 }
 
+/* The cache sizes open reads, and the rows per block of a column group they give. */
+static void test_caches(void) {
+    size_t l2 = fpo_cache_bytes(2), last = fpo_cache_bytes(0);
+    CHECK(l2 >= 16 * 1024 && last >= l2);   /* sysfs, sysconf or the defaults: never 0 */
+    const size_t K = 1024;
+    CHECK(fpo_column_rows(1024 * K, 0, 196 * K, 4) == 2);   /* 512 KB of strips: 2 rows */
+    CHECK(fpo_column_rows(1024 * K, 0, 98 * K, 4) == 4);    /* 5 would fit: the strips hold 4 */
+    CHECK(fpo_column_rows(1024 * K, 0, 393 * K, 4) == 1);
+    CHECK(fpo_column_rows(512 * K, 0, 4096 * K, 4) == 1);   /* none fits: still one */
+    CHECK(fpo_column_rows(512 * K, 0, 0, 4) == 4);          /* no strips */
+    CHECK(fpo_column_rows(512 * K, 3, 4096 * K, 4) == 3);   /* forced */
+    CHECK(fpo_column_rows(512 * K, 9, 0, 4) == 4);          /* forced, within the strips */
+}
+
 int main(void) {
+    test_caches();
     test_layout();
     test_field_check();
     test_domain();
