@@ -100,10 +100,18 @@ fpo_status fpo_field_check(const fpo_field *f, const char *program, const char *
 /* Check a domain: sizes positive, position on the tile consistent. */
 fpo_status fpo_domain_check(const fpo_domain *d, const char *program, fpo_error *err);
 
-/* Allocate / free a page-aligned (4096-byte) block of `bytes` (for temporaries), as it comes:
- * the threads that use it zero it (fpo_pool_touch). */
+/* Allocate / free a page-aligned (4096-byte) block of `bytes` (for temporaries; from 2 MiB on
+ * aligned to 2 MiB, where huge pages may back it: fpo_pool_advise), as it comes: the threads
+ * that use it zero it (fpo_pool_touch). */
 void *fpo_alloc_pages(size_t bytes);
 void fpo_free(void *p);
+
+/* Ask the system to back the whole huge pages (2 MiB) of the first `shared` bytes of a pool
+ * (its arrays, which every thread uses) with huge pages, before their first touch: fewer TLB
+ * misses where a group sweeps arrays of many MB. Per-thread parts keep small pages (each is
+ * placed by its own thread's first touch). Advice only (Linux madvise, MADV_HUGEPAGE; nothing
+ * elsewhere); FPO_HUGEPAGES=0 in the environment says no. */
+void fpo_pool_advise(void *pool, size_t shared);
 
 /* Thread t of a team of `team` zeroes its share of a program's pool of `bytes`: the shared part
  * (the first `mine` bytes, or all of them when mine_bytes is 0) split in pages, and the parts of

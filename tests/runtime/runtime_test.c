@@ -209,6 +209,19 @@ static void test_alloc_and_fail(void) {
         fpo_free(p);
     }
     CHECK(fpo_alloc_pages(SIZE_MAX) == NULL);
+    /* From 2 MiB on a block starts on a huge page; the advice to back it with huge pages is
+     * harmless on any part of it (or none) and leaves it usable. */
+    size_t hbytes = ((size_t)2 << 20) + 12345;
+    unsigned char *h = fpo_alloc_pages(hbytes);
+    CHECK(h != NULL && (uintptr_t)h % ((size_t)2 << 20) == 0);
+    fpo_pool_advise(h, hbytes);
+    fpo_pool_advise(h + 100, 5000);
+    fpo_pool_advise(NULL, hbytes);
+    if (h) {
+        memset(h, 0x5A, hbytes);
+        CHECK(h[0] == 0x5A && h[hbytes - 1] == 0x5A);
+    }
+    fpo_free(h);
     fpo_free(NULL);
 
     fpo_error err;
