@@ -131,17 +131,17 @@ static void emit_offset(Buf *b, const char *v, int64_t off) {
 /* --instrument bounds: the level of a read at a variable K offset or an absolute K index goes
  * through fpo_klev_ (program_impl.h.in), which checks it against the field's levels; the site
  * number names the read in the message run gives after the group (emit_fused.c). Only the
- * inlined schedule's views (fpo_v<slot>) are checked: instrumented builds always use it. */
+ * inlined schedule's views (aliases of its slots, Var.slot_of) are checked: instrumented builds
+ * always use it. */
 static bool emit_klev_open(Emit *e, Node *n) {
     Sched *s = e->sched;
-    int x;
-    if (!s || !s->ins.bounds || !e->st || sscanf(n->var->name, "fpo_v%d", &x) != 1 || x < 0 ||
-        x >= s->nslots)
+    int x = n->var->slot;
+    if (!s || !s->ins.bounds || !e->st || !n->var->slot_of || x < 0 || x >= s->nslots)
         return false;
     const char *f = x < s->nfparams ? fpo_fmt("p->f.%s", s->slots[x]->name)
                                     : fpo_fmt("p->tmp[%d]", x - s->nfparams);
     VPUSH(s->ksites, s->nksites,
-          fpo_fmt("'%s' by stencil '%s' at %s:%d:%d", s->slots[x]->name, e->st->name,
+          fpo_fmt("'%s' by stencil '%s' at %s:%d:%d", n->var->slot_of->name, e->st->name,
                   n->loc.file ? n->loc.file->path : "?", n->loc.line, n->loc.col));
     buf_printf(e->b, "fpo_klev_(&fpo_kout, %d, %s.lo[2], %s.hi[2], i, j, k, ", s->nksites, f, f);
     return true;

@@ -223,6 +223,7 @@ static void iloop(Buf *b, Points *ps, const char *ib, const char *ie, int depth)
         buf_printf(b, "const int64_t fpo_sj_fpo_s%d = 0, fpo_sk_fpo_s%d = 0;\n", x, x);
         saved[e] = ps->m->alias[x];
         ps->m->alias[x] = new_var(fpo_fmt("fpo_s%d", x), v->loc, VK_TEMP, v->dt, v->ax);
+        ps->m->alias[x]->slot_of = v, ps->m->alias[x]->slot = x;
     }
     iloop_plain(b, ps, ib, ie, depth + 1);
     for (int e = 0; e < ns; e++) {
@@ -724,6 +725,7 @@ static Var **aliases(Sched *s) {
         a[x] = new_var(fpo_fmt("fpo_v%d", x), v->loc, VK_TEMP, v->dt, ax);
         a[x]->rows = s->store[x] == SK_PLANE || s->store[x] == SK_STRIP ? s->ring[x] : 0;
         a[x]->krows = s->store[x] == SK_STRIP ? s->kring[x] : 0;
+        a[x]->slot_of = v, a[x]->slot = x;
     }
     return a;
 }

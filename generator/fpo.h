@@ -132,6 +132,8 @@ struct Var {
     int id;           /* index in its owner's list */
     int rows;         /* emit_fused.c: a plane kept as a ring of rows (row j at j & (rows - 1)) */
     int krows;        /* emit_fused.c: a strip kept as a ring of levels (k at k & (krows - 1)) */
+    Var *slot_of;     /* emit_fused.c: the schedule slot's variable this alias stands for */
+    int slot;         /* ... and its number (with slot_of only) */
 };
 
 typedef enum {
