@@ -221,6 +221,10 @@ static void iloop(Buf *b, Points *ps, const char *ib, const char *ie, int depth)
         buf_printf(b, "%s *const fpo_s%d = fpo_sb%d - (%s);\n", t, x, x, ib);
         ind(b, depth + 1);
         buf_printf(b, "const int64_t fpo_sj_fpo_s%d = 0, fpo_sk_fpo_s%d = 0;\n", x, x);
+        ind(b, depth + 1);
+        buf_printf(b, "fpo_stream_ends_(&fpo_v%d[(%s) + j * fpo_sj_fpo_v%d + k * fpo_sk_fpo_v%d], "
+                      "sizeof fpo_sb%d[0] * (size_t)fpo_sn, p->stream[%d]);\n",
+                   x, ib, x, x, x, x);
         saved[e] = ps->m->alias[x];
         ps->m->alias[x] = new_var(fpo_fmt("fpo_s%d", x), v->loc, VK_TEMP, v->dt, v->ax);
         ps->m->alias[x]->slot_of = v, ps->m->alias[x]->slot = x;
