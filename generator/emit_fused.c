@@ -1033,14 +1033,21 @@ void fpo_emit_pool(Buf *b, Sched *s) {
                counts[0], counts[1], counts[2], counts[3]);
     /* Arrays written with streaming stores (pass_stream): past the caches when large. */
     for (int x = 0; x < s->nslots; x++) {
-        bool any = false;
+        bool any = false, read = false;   /* read: by another group (its writer reads none) */
         for (int k = 0; k < s->nblocks; k++)
-            for (int g = 0; g < s->blocks[k].ng; g++)
-                any |= s->blocks[k].g[g].stream && s->blocks[k].g[g].stream[x];
+            for (int g = 0; g < s->blocks[k].ng; g++) {
+                FGroup *G = &s->blocks[k].g[g];
+                any |= G->stream && G->stream[x];
+                for (int i = G->first; i < G->first + G->count; i++) {
+                    Acc *a = fpo_unit_acc(&s->blocks[k].u[i], x);
+                    read |= a && a->read;
+                }
+            }
         if (any)
             buf_printf(b, "    p->stream[%d] = (unsigned char)fpo_stream_worth(fpo_tmp_bytes(%s, %s, "
-                          "p->lo[%d], p->hi[%d]));   /* %s */\n",
-                       x, dts[s->slots[x]->dt], axs[s->slots[x]->ax], x, x, s->slots[x]->name);
+                          "p->lo[%d], p->hi[%d]), %d);   /* %s%s */\n",
+                       x, dts[s->slots[x]->dt], axs[s->slots[x]->ax], x, x, read,
+                       s->slots[x]->name, read ? ", read by a later group" : "");
     }
 }
 

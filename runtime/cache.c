@@ -60,11 +60,12 @@ size_t fpo_cache_bytes(int level) {
     return best ? best : level == 2 ? (size_t)512 << 10 : (size_t)32 << 20;
 }
 
-int fpo_stream_worth(size_t bytes) {
+int fpo_stream_worth(size_t bytes, int read_later) {
     const char *e = getenv("FPO_STREAM");
     if (e && (e[0] == '0' || e[0] == '1') && !e[1])
         return e[0] == '1';
-    return bytes >= fpo_cache_bytes(0) / 4;   /* at open, once per streamed array */
+    size_t llc = fpo_cache_bytes(0);   /* at open, once per streamed array */
+    return bytes >= (read_later ? llc : llc / 4);
 }
 
 int fpo_column_rows_env(void) {

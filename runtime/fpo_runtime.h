@@ -126,9 +126,11 @@ void fpo_pool_touch(void *pool, size_t bytes, size_t mine, size_t mine_bytes, in
 size_t fpo_cache_bytes(int level);
 
 /* Whether an array of `bytes` that a fused group writes without reading it is written past
- * the caches (fpo-gen's pass stream): when it is at least a quarter of the last-level cache.
- * FPO_STREAM=1 (0) in the environment says always (never). */
-int fpo_stream_worth(size_t bytes);
+ * the caches (fpo-gen's pass stream): when it is at least a quarter of the last-level cache,
+ * or, when a later group of the program reads it (`read_later`: a temporary handed from one
+ * group to the next), at least the whole of it (smaller, that group finds much of it in the
+ * cache). FPO_STREAM=1 (0) in the environment says always (never). */
+int fpo_stream_worth(size_t bytes, int read_later);
 
 /* The J rows per block of a column group whose strips take `row_bytes` per row (all levels):
  * as many as fill half of the level-2 cache `l2`, at least 1 and at most `most` (the rows its

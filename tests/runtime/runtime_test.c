@@ -2,6 +2,7 @@
  * messages, domains, aligned allocation and error formatting. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fpo_runtime.h"
@@ -245,6 +246,12 @@ static void test_caches(void) {
     CHECK(fpo_column_rows(512 * K, 0, 0, 4) == 4);          /* no strips */
     CHECK(fpo_column_rows(512 * K, 3, 4096 * K, 4) == 3);   /* forced */
     CHECK(fpo_column_rows(512 * K, 9, 0, 4) == 4);          /* forced, within the strips */
+    if (!getenv("FPO_STREAM")) {   /* streamed from a quarter of the last level on; what a
+                                    * later group reads, only from all of it on */
+        CHECK(fpo_stream_worth(last / 4, 0) && !fpo_stream_worth(last / 4 - 8, 0));
+        CHECK(!fpo_stream_worth(last / 4, 1) && !fpo_stream_worth(last - 8, 1));
+        CHECK(fpo_stream_worth(last, 1));
+    }
 }
 
 int main(void) {
