@@ -123,6 +123,13 @@ gen(0 -o "${DIR}/report" --report "${SOURCE}")
 if(NOT out MATCHES "9 temporaries: 1 arrays \\(8 B per point\\), 4 planes .*3 strips .*1 scalars.*unfused: 9 arrays, 72 B per point\\); 2 arrays streamed")
   message(FATAL_ERROR "--report: ${out}")
 endif()
+# Open decides per streamed array; qn, which the solver's group reads, is streamed only when it
+# does not fit the last-level cache, q_out (read by no group) from a quarter of it.
+file(READ "${DIR}/report/chain_step.c" opened)
+if(NOT opened MATCHES "p->stream\\[[0-9]+\\] = [^\n]*, 1\\);   /\\* qn, read by a later group \\*/" OR
+   NOT opened MATCHES "p->stream\\[[0-9]+\\] = [^\n]*, 0\\);   /\\* q_out \\*/")
+  message(FATAL_ERROR "chain_step.c: open's streaming choices not as expected")
+endif()
 # A stencil called twice (rows.fpo's diff2): each call's temporary is its own, so both fit
 # one plane of the pipeline; no temporary is left an array.
 gen(0 -o "${DIR}/rows_report" --report "${ROWS_SOURCE}")
