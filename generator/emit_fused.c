@@ -102,6 +102,7 @@ static const char *bound(DBound d) { return fpo_c_dbound(d); }
 typedef struct Pt {
     Unit *u;
     int first, count;
+    const char *guard;   /* the rows it runs, where the loop runs more (NULL: every row) */
 } Pt;
 
 typedef struct Points {
@@ -119,7 +120,7 @@ static void add_pt(Points *ps, Unit *u, int first, int count) {
             memcpy(pt, ps->pt, sizeof(Pt) * (size_t)ps->n);
         ps->pt = pt;
     }
-    ps->pt[ps->n++] = (Pt){u, first, count};
+    ps->pt[ps->n++] = (Pt){u, first, count, NULL};
 }
 
 static void points(Buf *b, int depth, unsigned drop, void *arg) {
@@ -133,7 +134,16 @@ static void points(Buf *b, int depth, unsigned drop, void *arg) {
         }
     for (int k = 0; k < ps->n; k++) {
         ps->m->u = ps->pt[k].u;
-        emit_point(b, ps->m, ps->pt[k].u, ps->pt[k].first, ps->pt[k].count, depth, drop);
+        const char *g = ps->pt[k].guard;
+        if (g) {
+            ind(b, depth);
+            buf_printf(b, "if (%s) {   /* points of this nest only */\n", g);
+        }
+        emit_point(b, ps->m, ps->pt[k].u, ps->pt[k].first, ps->pt[k].count, depth + !!g, drop);
+        if (g) {
+            ind(b, depth);
+            buf_add(b, "}\n");
+        }
     }
 }
 
@@ -253,11 +263,64 @@ static bool streams(Sched *s, FGroup *G) {
     return false;
 }
 
-/* Rows of box x, each an I loop running `ps`. */
-static void ij_loops(Buf *b, SBox *x, Points *ps, int depth) {
+/* `ps` with each nest guarded by its own range where it differs from box x's (for the points
+ * only some nests of a merged loop compute, pass_merge). */
+static Points guarded(Points *ps, SBox *x) {
+    Points g = *ps;
+    g.pt = fpo_new(sizeof(Pt) * (size_t)(ps->n + 1));
+    for (int k = 0; k < ps->n; k++) {
+        SBox *u = &ps->pt[k].u->box;
+        const char *t = NULL;
+        for (int d = 0; d < 2; d++)
+            if (!fpo_dbound_eq(u->lo[d], x->lo[d]) || !fpo_dbound_eq(u->hi[d], x->hi[d]))
+                t = fpo_fmt("%s%s%s >= %s && %s < %s", t ? t : "", t ? " && " : "",
+                            d ? "j" : "i", bound(u->lo[d]), d ? "j" : "i", bound(u->hi[d]));
+        g.pt[k] = ps->pt[k];
+        g.pt[k].guard = t;
+    }
+    return g;
+}
+
+/* Row j of an I-J loop over box x running `ps`. Where its nests' ranges differ (pass_merge),
+ * x holds their union and `common` their intersection: the common points run every nest
+ * unguarded, the rest each nest guarded by its own range, the loop's plain version (a
+ * streamed row needs all of its writers). */
+static void row(Buf *b, SBox *x, SBox *common, Points *ps, int depth) {
+    bool rows = fpo_dbound_eq(x->lo[1], common->lo[1]) && fpo_dbound_eq(x->hi[1], common->hi[1]);
+    bool cols = fpo_dbound_eq(x->lo[0], common->lo[0]) && fpo_dbound_eq(x->hi[0], common->hi[0]);
+    if (rows && cols) {
+        iloop(b, ps, bound(x->lo[0]), bound(x->hi[0]), depth);
+        return;
+    }
+    Points g = guarded(ps, x);
+    if (!rows) {
+        ind(b, depth);
+        buf_printf(b, "if (j >= %s && j < %s) {   /* rows of every nest of the loop */\n",
+                   bound(common->lo[1]), bound(common->hi[1]));
+    }
+    int d = depth + !rows;
+    if (!cols) {
+        ind(b, d);
+        buf_add(b, "/* columns only some nests of the loop compute, before and after the rest */\n");
+        iloop_plain(b, &g, bound(x->lo[0]), bound(common->lo[0]), d);
+    }
+    iloop(b, ps, bound(common->lo[0]), bound(common->hi[0]), d);
+    if (!cols)
+        iloop_plain(b, &g, bound(common->hi[0]), bound(x->hi[0]), d);
+    if (!rows) {
+        ind(b, depth);
+        buf_add(b, "} else {\n");
+        iloop_plain(b, &g, bound(x->lo[0]), bound(x->hi[0]), depth + 1);
+        ind(b, depth);
+        buf_add(b, "}\n");
+    }
+}
+
+/* Rows of box x, each an I loop running `ps` (row: where its nests' rows differ). */
+static void ij_loops(Buf *b, SBox *x, SBox *common, Points *ps, int depth) {
     ind(b, depth);
     buf_printf(b, "for (int64_t j = %s; j < %s; j++) {\n", bound(x->lo[1]), bound(x->hi[1]));
-    iloop(b, ps, bound(x->lo[0]), bound(x->hi[0]), depth + 1);
+    row(b, x, common, ps, depth + 1);
     ind(b, depth);
     buf_add(b, "}\n");
 }
@@ -315,7 +378,7 @@ static void emit_plain(Buf *b, Sub *m, Unit *u, int depth) {
         Group *g = &u->si->groups[u->comp][u->iv][u->grp];
         Points ps = {.m = m};
         add_pt(&ps, u, g->first, g->count);
-        ij_loops(b, &u->box, &ps, depth + 2);
+        ij_loops(b, &u->box, &u->box, &ps, depth + 2);
     } else {
         omp(b, "parallel num_threads(p->nthreads)");
         ind(b, depth + 1);
@@ -329,7 +392,7 @@ static void emit_plain(Buf *b, Sub *m, Unit *u, int depth) {
             omp(b, "for");
             Points ps = {.m = m};
             add_pt(&ps, u, G->first, G->count);
-            ij_loops(b, &x, &ps, depth + 2);
+            ij_loops(b, &x, &x, &ps, depth + 2);
         }
         (void)iv;
         ind(b, depth + 1);
@@ -345,6 +408,30 @@ static Unit *loop_unit(Block *bl, FGroup *G, int l) {
         if (bl->u[i].loop == l)
             return &bl->u[i];
     return NULL;
+}
+
+/* The box of I-J loop l of group G: its nests share I and K; its rows are the union of theirs
+ * (bounds of one base, pass_merge), the rows all of them run in *common. */
+static SBox loop_box(Block *bl, FGroup *G, int l, SBox *common) {
+    SBox x = loop_unit(bl, G, l)->box, c = x;
+    for (int i = G->first; i < G->first + G->count; i++) {
+        SBox *v = &bl->u[i].box;
+        if (bl->u[i].loop != l)
+            continue;
+        for (int d = 0; d < 2; d++) {
+            if (v->lo[d].off < x.lo[d].off)
+                x.lo[d] = v->lo[d];
+            if (v->hi[d].off > x.hi[d].off)
+                x.hi[d] = v->hi[d];
+            if (v->lo[d].off > c.lo[d].off)
+                c.lo[d] = v->lo[d];
+            if (v->hi[d].off < c.hi[d].off)
+                c.hi[d] = v->hi[d];
+        }
+    }
+    if (common)
+        *common = c;
+    return x;
 }
 
 /* A fused group: one parallel loop over the union of its K ranges; per level, its I-J loops
@@ -394,7 +481,8 @@ static void plane_views(Buf *b, Sched *s, Block *bl, FGroup *G, int depth) {
  * fpo_r - lag[l], within `rows` when given (a joined group: this thread's rows). */
 static void fused_loop(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l, const char *rows,
                        int d) {
-    Unit *u0 = &bl->u[G->first], *first = loop_unit(bl, G, l);
+    Unit *u0 = &bl->u[G->first];
+    SBox common, box = loop_box(bl, G, l, &common);
     ind(b, d);
     buf_printf(b, "if (k >= fpo_kb%d && k < fpo_ke%d) {\n", l, l);
     /* Scalars of this loop. */
@@ -420,13 +508,13 @@ static void fused_loop(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l, co
         ind(b, d + 1);
         buf_printf(b, "const int64_t j = fpo_r - %d;\n", G->lag[l]);
         ind(b, d + 1);
-        buf_printf(b, "if (j >= %s && j < %s%s) {\n", bound(first->box.lo[1]),
-                   bound(first->box.hi[1]), rows ? rows : "");
-        iloop(b, &ps, bound(first->box.lo[0]), bound(first->box.hi[0]), d + 2);
+        buf_printf(b, "if (j >= %s && j < %s%s) {\n", bound(box.lo[1]), bound(box.hi[1]),
+                   rows ? rows : "");
+        row(b, &box, &common, &ps, d + 2);
         ind(b, d + 1);
         buf_add(b, "}\n");
     } else
-        ij_loops(b, &first->box, &ps, d + 1);
+        ij_loops(b, &box, &common, &ps, d + 1);
     ind(b, d);
     buf_add(b, "}\n");
 }
@@ -439,8 +527,8 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
     fused_bounds(b, bl, G, depth + 1);
     if (G->lag) {   /* the row pipeline's steps: loop l runs row r - lag[l] at step r */
         for (int l = 0; l < nloops; l++) {
-            Unit *f = loop_unit(bl, G, l);
-            DBound lo = f->box.lo[1], hi = f->box.hi[1];
+            SBox f = loop_box(bl, G, l, NULL);
+            DBound lo = f.lo[1], hi = f.hi[1];
             lo.off += G->lag[l];
             hi.off += G->lag[l];
             if (!l) {

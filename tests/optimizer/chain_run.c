@@ -76,20 +76,22 @@ static int run(int argc, char **argv, double *q, double *u, double *v, double *d
                  m.pool_bytes >= m.unfused_bytes &&
                  m.unfused_bytes >= 9 * (size_t)NX * NY * NZ * 8;
 #elif defined CHAIN_JOIN
-        /* joined: no array; cx, cy one-row planes; fx (nx + 1 wide), fy (2 rows each) and qn
-         * (1 row) rings of every level; the solver's cp, dp strips (a row of every level); qv a
-         * ring of 2 levels of a row (pass_kcache); qd a scalar */
-        int ok = m.arrays == 0 && m.planes == 2 && m.strips == 6 && m.scalars == 1 &&
+        /* joined: no array, no plane; fx (nx + 1 wide), fy (2 rows each) and qn (1 row) rings
+         * of every level; the solver's cp, dp strips (a row of every level); qv a ring of 2
+         * levels of a row (pass_kcache); cx, cy and qd scalars */
+        int ok = m.arrays == 0 && m.planes == 0 && m.strips == 6 && m.scalars == 3 &&
                  m.array_bytes == 0 && m.pool_bytes % 4096 == 0 &&
                  m.pool_bytes <= m.threads * PAGES((m.plane_bytes + m.strip_bytes) / m.threads) &&
                  m.strip_bytes == (size_t)m.threads *
                                       (LINES(2 * (NX + 1) * NZ * 8) + LINES(2 * NX * NZ * 8) +
                                        3 * LINES(NX * NZ * 8) + LINES(2 * NX * 8));
 #else
-        /* qn an array; cx, cy, fx, fy planes; the solver's cp, dp strips (4 rows of every
-         * level: a column group's block); qv a ring of 2 levels of those rows (pass_kcache);
-         * qd a scalar. The pool: the arrays, then each thread's part, in whole pages. */
-        int ok = m.arrays == 1 && m.planes == 4 && m.strips == 3 && m.scalars == 1 &&
+        /* qn an array; fx, fy planes; the solver's cp, dp strips (4 rows of every level: a
+         * column group's block); qv a ring of 2 levels of those rows (pass_kcache); cx, cy
+         * (the Courant numbers and both fluxes share a loop though their points differ:
+         * pass_merge) and qd scalars. The pool: the arrays, then each thread's part, in whole
+         * pages. */
+        int ok = m.arrays == 1 && m.planes == 2 && m.strips == 3 && m.scalars == 3 &&
                  m.pool_bytes < m.unfused_bytes / 3 && m.array_bytes >= (size_t)NX * NY * NZ * 8 &&
                  m.pool_bytes % 4096 == 0 &&
                  m.pool_bytes <= PAGES(m.array_bytes) +
