@@ -102,7 +102,7 @@ static const char *bound(DBound d) { return fpo_c_dbound(d); }
 typedef struct Pt {
     Unit *u;
     int first, count;
-    const char *guard;   /* the rows it runs, where the loop runs more (NULL: every row) */
+    const char *guard;   /* the points it runs, where the loop runs more (NULL: all of them) */
 } Pt;
 
 typedef struct Points {
@@ -302,10 +302,11 @@ static void row(Buf *b, SBox *x, SBox *common, Points *ps, int depth) {
     if (!cols) {
         ind(b, d);
         buf_add(b, "/* columns only some nests of the loop compute, before and after the rest */\n");
-        iloop_plain(b, &g, bound(x->lo[0]), bound(common->lo[0]), d);
     }
+    if (!fpo_dbound_eq(x->lo[0], common->lo[0]))
+        iloop_plain(b, &g, bound(x->lo[0]), bound(common->lo[0]), d);
     iloop(b, ps, bound(common->lo[0]), bound(common->hi[0]), d);
-    if (!cols)
+    if (!fpo_dbound_eq(x->hi[0], common->hi[0]))
         iloop_plain(b, &g, bound(common->hi[0]), bound(x->hi[0]), d);
     if (!rows) {
         ind(b, depth);
@@ -316,7 +317,7 @@ static void row(Buf *b, SBox *x, SBox *common, Points *ps, int depth) {
     }
 }
 
-/* Rows of box x, each an I loop running `ps` (row: where its nests' rows differ). */
+/* Rows of box x, each an I loop running `ps` (row: where its nests' ranges differ). */
 static void ij_loops(Buf *b, SBox *x, SBox *common, Points *ps, int depth) {
     ind(b, depth);
     buf_printf(b, "for (int64_t j = %s; j < %s; j++) {\n", bound(x->lo[1]), bound(x->hi[1]));
@@ -410,8 +411,8 @@ static Unit *loop_unit(Block *bl, FGroup *G, int l) {
     return NULL;
 }
 
-/* The box of I-J loop l of group G: its nests share I and K; its rows are the union of theirs
- * (bounds of one base, pass_merge), the rows all of them run in *common. */
+/* The box of I-J loop l of group G: its nests share K; its I and J ranges are the union of
+ * theirs (bounds of one base, pass_merge), the ranges all of them run in *common. */
 static SBox loop_box(Block *bl, FGroup *G, int l, SBox *common) {
     SBox x = loop_unit(bl, G, l)->box, c = x;
     for (int i = G->first; i < G->first + G->count; i++) {
@@ -452,15 +453,19 @@ static void fused_bounds(Buf *b, Block *bl, FGroup *G, int depth) {
         widen_range(b, depth, "fpo_klo", fpo_fmt("fpo_kb%d", l), "fpo_khi", fpo_fmt("fpo_ke%d", l));
 }
 
+/* Whether a nest of groups g0 .. g0 + ng - 1 touches slot x. */
+static bool groups_touch(Block *bl, FGroup *g0, int ng, int x) {
+    for (int g = 0; g < ng; g++)
+        for (int i = g0[g].first; i < g0[g].first + g0[g].count; i++)
+            if (fpo_unit_acc(&bl->u[i], x))
+                return true;
+    return false;
+}
+
 /* This thread's planes of a fused group: a whole level, or a ring of rows. */
 static void plane_views(Buf *b, Sched *s, Block *bl, FGroup *G, int depth) {
     for (int x = s->nfparams; x < s->nslots; x++) {
-        if (s->store[x] != SK_PLANE)
-            continue;
-        bool here = false;
-        for (int i = G->first; i < G->first + G->count; i++)
-            here |= fpo_unit_acc(&bl->u[i], x) != NULL;
-        if (!here)
+        if (s->store[x] != SK_PLANE || !groups_touch(bl, G, 1, x))
             continue;
         const char *t = fpo_c_type(s->slots[x]->dt);
         ind(b, depth);
@@ -587,11 +592,7 @@ static void column_bounds(Buf *b, Block *bl, FGroup *G, int depth) {
  * (pass_kcache), or its ring of rows of every level. */
 static void strip_views(Buf *b, Sched *s, Block *bl, FGroup *g0, int ng, bool block, int depth) {
     for (int x = s->nfparams; x < s->nslots; x++) {
-        bool here = false;
-        for (int g = 0; g < ng; g++)
-            for (int i = g0[g].first; i < g0[g].first + g0[g].count; i++)
-                here |= fpo_unit_acc(&bl->u[i], x) != NULL;
-        if (s->store[x] != SK_STRIP || !here)
+        if (s->store[x] != SK_STRIP || !groups_touch(bl, g0, ng, x))
             continue;
         const char *t = fpo_c_type(s->slots[x]->dt), *f = fpo_fmt("p->tmp[%d]", x - s->nfparams);
         if (s->kring[x]) {   /* row j of level k at (j - fpo_j0) * sj + (k & (levels - 1)) * sk */
@@ -694,24 +695,31 @@ static void column_row(Buf *b, Sub *m, Block *bl, FGroup *G, bool block, int dep
     }
 }
 
-/* The bytes per J row of the strips of every level that column group G uses (not its rings),
- * summed at run time into fpo_rowb. */
-static void strip_row_bytes(Buf *b, Sched *s, Block *bl, FGroup *G, int depth) {
-    ind(b, depth);
-    buf_add(b, "size_t fpo_rowb = 0;   /* the group's strips: bytes per J row of every level */\n");
-    for (int x = s->nfparams; x < s->nslots; x++) {
-        bool here = false;
-        for (int i = G->first; i < G->first + G->count; i++)
-            here |= fpo_unit_acc(&bl->u[i], x) != NULL;
-        if (s->store[x] != SK_STRIP || s->ring[x] || s->kring[x] || !here)
-            continue;
-        ind(b, depth);
-        buf_printf(b, "if (nz >= %d)\n", s->strip_nz[x]);
-        ind(b, depth + 1);
-        buf_printf(b, "fpo_rowb += sizeof(%s) * (size_t)(p->hi[%d][0] - p->lo[%d][0]) * "
-                      "(size_t)(p->hi[%d][2] - p->lo[%d][2]);\n",
-                   fpo_c_type(s->slots[x]->dt), x, x, x, x);
-    }
+/* Whether slot x is a strip of every level of column group G (not a ring): what sets the
+ * rows of its blocks (fpo_column_rows). */
+static bool full_strip(Sched *s, Block *bl, FGroup *G, int x) {
+    return s->store[x] == SK_STRIP && !s->ring[x] && !s->kring[x] && groups_touch(bl, G, 1, x);
+}
+
+/* The number of column group G among those whose blocks' rows open sets (run by blocks, not
+ * joined, with strips of every level): its entry in p->col_rows; -1 for the others, which
+ * take COLUMN_ROWS. At most one per strip, so fewer than FPO_NFIELDS_. */
+static int col_rows_index(Sched *s, FGroup *G) {
+    int n = 0;
+    for (int k = 0; k < s->nblocks; k++)
+        for (int g = 0; g < s->blocks[k].ng; g++) {
+            Block *bl = &s->blocks[k];
+            FGroup *H = &bl->g[g];
+            bool any = false;
+            for (int x = s->nfparams; x < s->nslots; x++)
+                any |= full_strip(s, bl, H, x);
+            if (!H->column || (g > 0 && bl->g[g - 1].join) || !any)
+                continue;
+            if (H == G)
+                return n;
+            n++;
+        }
+    return -1;
 }
 
 /* A column group: blocks of J rows in parallel (single rows when there are too few for every
@@ -726,11 +734,10 @@ static void emit_column(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int dept
     buf_printf(b, "{   /* column by column: %d nests, blocks of J rows outermost */\n", G->count);
     scalar_args(b, &bl->u[G->first], G->count, depth + 1);
     column_bounds(b, bl, G, depth + 1);
-    strip_row_bytes(b, s, bl, G, depth + 1);
+    int c = col_rows_index(s, G);
     ind(b, depth + 1);
-    buf_printf(b, "const int64_t fpo_rows = fpo_jhi - fpo_jlo >= %d * (int64_t)p->nthreads ? "
-                  "fpo_column_rows(p->l2, p->col_rows, fpo_rowb, %d) : 1;\n",
-               4 * COLUMN_ROWS, COLUMN_ROWS);
+    buf_printf(b, "const int64_t fpo_rows = fpo_jhi - fpo_jlo >= %d * (int64_t)p->nthreads ? %s : 1;\n",
+               4 * COLUMN_ROWS, c < 0 ? fpo_fmt("%d", COLUMN_ROWS) : fpo_fmt("p->col_rows[%d]", c));
     omp(b, "parallel for schedule(static) num_threads(p->nthreads)");
     ind(b, depth + 1);
     buf_add(b, "for (int64_t fpo_j0 = fpo_jlo; fpo_j0 < fpo_jhi; fpo_j0 += fpo_rows) {\n");
@@ -1025,12 +1032,28 @@ void fpo_emit_pool(Buf *b, Sched *s) {
     static const char *dts[] = {"FPO_F32", "FPO_F64", "FPO_I32", "FPO_BOOL"};
     static const char *axs[] = {"FPO_IJK", "FPO_IJ", "FPO_K"};
     buf_add(b, "    p->nthreads = FPO_NTHREADS;\n");
-    bool column = false;   /* a column group: its blocks' rows follow the level-2 cache */
+    /* Column groups: the J rows of their blocks, from their strips' bytes per row. */
+    bool first = true;
     for (int k = 0; k < s->nblocks; k++)
-        for (int g = 0; g < s->blocks[k].ng; g++)
-            column |= s->blocks[k].g[g].column && !(g > 0 && s->blocks[k].g[g - 1].join);
-    if (column)
-        buf_add(b, "    p->l2 = fpo_cache_bytes(2), p->col_rows = fpo_column_rows_env();\n");
+        for (int g = 0; g < s->blocks[k].ng; g++) {
+            Block *bl = &s->blocks[k];
+            int c = col_rows_index(s, &bl->g[g]);
+            if (c < 0)
+                continue;
+            if (first)
+                buf_add(b, "    const size_t fpo_l2 = fpo_cache_bytes(2);\n"
+                           "    const int fpo_forced = fpo_column_rows_env();\n");
+            first = false;
+            buf_add(b, "    {\n        size_t fpo_rowb = 0;   /* bytes per J row of every level */\n");
+            for (int x = s->nfparams; x < s->nslots; x++)
+                if (full_strip(s, bl, &bl->g[g], x))
+                    buf_printf(b, "        if (nz >= %d)\n            fpo_rowb += sizeof(%s) * "
+                                  "(size_t)(p->hi[%d][0] - p->lo[%d][0]) * (size_t)(p->hi[%d][2] - "
+                                  "p->lo[%d][2]);\n",
+                               s->strip_nz[x], fpo_c_type(s->slots[x]->dt), x, x, x, x);
+            buf_printf(b, "        p->col_rows[%d] = (unsigned char)fpo_column_rows(fpo_l2, "
+                          "fpo_forced, fpo_rowb, %d);\n    }\n", c, COLUMN_ROWS);
+        }
     for (int x = s->nfparams; x < s->nslots; x++) {
         Var *v = s->slots[x];
         buf_printf(b, "    /* %d: %s, %s */\n", x, v->name,

@@ -65,13 +65,13 @@ void fpo_pass_merge(Sched *s) {
             int loop = 0, start = G->first;
             b->u[G->first].loop = 0;
             for (int i = G->first + 1; i < G->first + G->count; i++) {
-                bool join = G->fused, rows = true, takes = false;
+                bool join = G->fused, same = true, takes = false;
                 for (int w = start; join && w < i; w++) {
                     join = mergeable(&b->u[w], &b->u[i]);
-                    rows &= same_ij(&b->u[w], &b->u[i]);
+                    same &= same_ij(&b->u[w], &b->u[i]);
                     takes |= hands_over(&b->u[w], &b->u[i]);
                 }
-                join &= rows || takes;
+                join &= same || takes;
                 if (!join) {
                     loop++;
                     start = i;

@@ -50,13 +50,12 @@ size_t fpo_cache_bytes(int level) {
         if (b > best)   /* the last level is the largest */
             best = b;
     }
-    long s = -1;
 #if defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
-    if (!best)
-        s = sysconf(level == 2 ? _SC_LEVEL2_CACHE_SIZE : _SC_LEVEL3_CACHE_SIZE);
+    if (!best) {
+        long s = sysconf(level == 2 ? _SC_LEVEL2_CACHE_SIZE : _SC_LEVEL3_CACHE_SIZE);
+        best = s > 0 ? (size_t)s : 0;
+    }
 #endif
-    if (!best && s > 0 && level <= 3)
-        best = (size_t)s;
     return best ? best : level == 2 ? (size_t)512 << 10 : (size_t)32 << 20;
 }
 

@@ -135,7 +135,8 @@ int fpo_stream_worth(size_t bytes, int read_later);
 /* The J rows per block of a column group whose strips take `row_bytes` per row (all levels):
  * as many as fill half of the level-2 cache `l2`, at least 1 and at most `most` (the rows its
  * strips were sized for); `forced` (> 0) instead, within the same bounds. Open reads `l2`
- * (fpo_cache_bytes(2)) and `forced` (fpo_column_rows_env: FPO_COLUMN_ROWS=n, else 0) once. */
+ * (fpo_cache_bytes(2)) and `forced` (fpo_column_rows_env: FPO_COLUMN_ROWS=n, else 0) once and
+ * sets each column group's rows. */
 int fpo_column_rows(size_t l2, int forced, size_t row_bytes, int most);
 int fpo_column_rows_env(void);
 

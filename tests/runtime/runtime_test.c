@@ -1,5 +1,6 @@
 /* runtime_test.c: checks fpo_runtime: field layouts, dtypes, the open-time checks and their
  * messages, domains, aligned allocation and error formatting. */
+#define _POSIX_C_SOURCE 200809L   /* setenv */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,6 +247,15 @@ static void test_caches(void) {
     CHECK(fpo_column_rows(512 * K, 0, 0, 4) == 4);          /* no strips */
     CHECK(fpo_column_rows(512 * K, 3, 4096 * K, 4) == 3);   /* forced */
     CHECK(fpo_column_rows(512 * K, 9, 0, 4) == 4);          /* forced, within the strips */
+    const char *was = getenv("FPO_COLUMN_ROWS");
+    setenv("FPO_COLUMN_ROWS", "3", 1);
+    CHECK(fpo_column_rows_env() == 3);
+    setenv("FPO_COLUMN_ROWS", "x", 1);
+    CHECK(fpo_column_rows_env() == 0);
+    if (was)
+        setenv("FPO_COLUMN_ROWS", was, 1);
+    else
+        unsetenv("FPO_COLUMN_ROWS");
     if (!getenv("FPO_STREAM")) {   /* streamed from a quarter of the last level on; what a
                                     * later group reads, only from all of it on */
         CHECK(fpo_stream_worth(last / 4, 0) && !fpo_stream_worth(last / 4 - 8, 0));
