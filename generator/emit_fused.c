@@ -4,6 +4,7 @@
  * allocation of open and the memory report. */
 #include "opt.h"
 
+#include <limits.h>
 #include <string.h>
 
 static void ind(Buf *b, int n) {
@@ -484,6 +485,39 @@ static void plane_views(Buf *b, Sched *s, Block *bl, FGroup *G, int depth) {
 
 /* I-J loop l of a fused group at level k: its whole box, or (with lags) its row
  * fpo_r - lag[l], within `rows` when given (a joined group: this thread's rows). */
+/* The fpo_field of array slot x in run: a field parameter, or a temporary kept as an array. */
+static const char *array_of(Sched *s, int x) {
+    return x < s->nfparams ? fpo_fmt("p->f.%s", s->slots[x]->name)
+                           : fpo_fmt("p->tmp[%d]", x - s->nfparams);
+}
+
+/* " + off", " - |off|" or nothing, to add to an index. */
+static const char *plus(int64_t off) {
+    return off ? fpo_fmt(" %c %lld", off > 0 ? '+' : '-', (long long)(off > 0 ? off : -off)) : "";
+}
+
+/* A row pipeline's fetches at step fpo_r of level k before its I-J loop l (pass_prefetch): of
+ * each array, the row it first touches p->fetch_rows steps later. The arrays are spread over
+ * the step's loops, a row each before every few loops: a burst of every row at once fills the
+ * core's misses in flight, and stalls it (the chain's pipeline lost 10 % so). */
+static void fetch_rows(Buf *b, Sched *s, FGroup *G, int l, int nloops, int d) {
+    int n = 0, m = 0;
+    for (int x = 0; G->fetch && x < s->nslots; x++)
+        n += G->fetch[2 * x] != INT_MIN;
+    for (int x = 0; G->fetch && x < s->nslots; x++) {
+        if (G->fetch[2 * x] == INT_MIN)
+            continue;
+        if (m++ * nloops / n != l)
+            continue;
+        int dj = G->fetch[2 * x], dk = G->fetch[2 * x + 1];
+        ind(b, d);
+        buf_add(b, "if (p->fetch_rows)   /* the row it first touches fetch_rows steps on */\n");
+        ind(b, d + 1);
+        buf_printf(b, "fpo_fetch_row_(&%s, sizeof(%s), fpo_r + p->fetch_rows%s, k%s);\n",
+                   array_of(s, x), fpo_c_type(s->slots[x]->dt), plus(dj), plus(dk));
+    }
+}
+
 static void fused_loop(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l, const char *rows,
                        int d) {
     Unit *u0 = &bl->u[G->first];
@@ -557,8 +591,11 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
                    "pipeline */\n");
         d++;
     }
-    for (int l = 0; l < nloops; l++)
+    for (int l = 0; l < nloops; l++) {
+        if (G->lag)
+            fetch_rows(b, s, G, l, nloops, d);
         fused_loop(b, s, m, bl, G, l, NULL, d);
+    }
     if (G->lag) {
         ind(b, depth + 3);
         buf_add(b, "}\n");
@@ -1001,8 +1038,7 @@ void fpo_emit_views(Buf *b, Sched *s) {
             }
         if (!used)
             continue;
-        const char *f = x < s->nfparams ? fpo_fmt("p->f.%s", s->slots[x]->name)
-                                        : fpo_fmt("p->tmp[%d]", x - s->nfparams);
+        const char *f = array_of(s, x);
         const char *t = fpo_c_type(s->slots[x]->dt), *cq = written ? "" : "const ";
         buf_printf(b, "    const int64_t fpo_sj_fpo_v%d = %s.stride[1], fpo_sk_fpo_v%d = "
                       "%s.stride[2];\n", x, f, x, f);
@@ -1031,7 +1067,7 @@ static int strip_rows(Sched *s, int slot) {
 void fpo_emit_pool(Buf *b, Sched *s) {
     static const char *dts[] = {"FPO_F32", "FPO_F64", "FPO_I32", "FPO_BOOL"};
     static const char *axs[] = {"FPO_IJK", "FPO_IJ", "FPO_K"};
-    buf_add(b, "    p->nthreads = FPO_NTHREADS;\n");
+    buf_add(b, "    p->nthreads = FPO_NTHREADS;\n    p->fetch_rows = fpo_prefetch_rows();\n");
     /* Column groups: the J rows of their blocks, from their strips' bytes per row. */
     bool first = true;
     for (int k = 0; k < s->nblocks; k++)
@@ -1182,12 +1218,14 @@ char *fpo_memory_summary(Sched *s) {
             loops += G->fused ? s->blocks[k].u[G->first + G->count - 1].loop + 1 : 1;
         }
     }
-    int columns = 0, streamed = 0;
+    int columns = 0, streamed = 0, fetched = 0;
     for (int k = 0; k < s->nblocks; k++)
         for (int g = 0; g < s->blocks[k].ng; g++) {
             columns += s->blocks[k].g[g].column;
             for (int x = 0; s->blocks[k].g[g].stream && x < s->nslots; x++)
                 streamed += s->blocks[k].g[g].stream[x];
+            for (int x = 0; s->blocks[k].g[g].fetch && x < s->nslots; x++)
+                fetched += s->blocks[k].g[g].fetch[2 * x] != INT_MIN;
         }
     /* Bytes per point of what each kind spans (arrays: the domain; planes: one level; strips:
      * one row of levels), before pool sharing; unfused: every temporary an array. */
@@ -1202,10 +1240,12 @@ char *fpo_memory_summary(Sched *s) {
                    "arrays (%d B per point), %d planes (%d B per point of a level, per thread; %d "
                    "of them rings of rows), %d strips (%d B per point of a row, per thread; %d of "
                    "them rings of levels), %d scalars; %d share pool space (unfused: %d arrays, %d "
-                   "B per point); %d array%s streamed past the caches when large\n",
+                   "B per point); %d array%s streamed past the caches when large; %d array%s "
+                   "fetched ahead by a pipeline\n",
                    s->ir->name, s->fused ? "fused" : "unfused", nests, groups,
                    groups == 1 ? "" : "s", fused, piped,
                    columns, loops, s->nslots - s->nfparams, counts[0], bytes[0], counts[1],
                    bytes[1], rings, counts[3], bytes[3], krings, counts[2], shared,
-                   s->nslots - s->nfparams, unfused, streamed, streamed == 1 ? "" : "s");
+                   s->nslots - s->nfparams, unfused, streamed, streamed == 1 ? "" : "s", fetched,
+                   fetched == 1 ? "" : "s");
 }

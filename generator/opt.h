@@ -54,6 +54,10 @@ typedef struct FGroup {
                             * (NULL: no nest runs inside a sweep; see fpo_nest_host) */
     bool *stream;          /* pass_stream: per slot, its rows written with streaming stores
                             * (NULL: none) */
+    int *fetch;            /* pass_prefetch: per slot x, fetch[2x] and fetch[2x + 1] the J and
+                            * K offsets from a step's row and level of the row of x the step
+                            * touches first, whose rows are fetched ahead; INT_MIN: not
+                            * fetched (NULL: none) */
 } FGroup;
 
 /* Consecutive ND_STAGES nodes of the program body (`stages`: the first). */
@@ -69,7 +73,7 @@ typedef struct Block {
 typedef enum { SK_ARRAY, SK_PLANE, SK_SCALAR, SK_STRIP } StoreKind;
 
 enum { PASS_CORNERS, PASS_EXTENT, PASS_FUSE, PASS_COLUMN, PASS_MERGE, PASS_SHRINK, PASS_ROWS, PASS_JOIN,
-       PASS_KCACHE, PASS_STREAM, PASS_POOL, PASS_COUNT };
+       PASS_KCACHE, PASS_STREAM, PASS_PREFETCH, PASS_POOL, PASS_COUNT };
 
 /* Instrumentation compiled into run on request (--instrument). */
 typedef struct Instrument {
@@ -142,6 +146,7 @@ void fpo_pass_rows(Sched *s);
 void fpo_pass_join(Sched *s);
 void fpo_pass_kcache(Sched *s);
 void fpo_pass_stream(Sched *s);
+void fpo_pass_prefetch(Sched *s);
 void fpo_pass_pool(Sched *s);
 
 /* check_domains.c: warnings on program temporaries read where no call writes them */

@@ -1,22 +1,23 @@
 /* pipeline.c: takes the IR and which passes are on, gives the optimized schedule: runs
  * corners (on the IR, before the schedule is made), extent, fuse, column, merge, shrink, rows,
- * join (off unless enabled), kcache, stream, pool in that order; writes the schedule as JSON
- * after any pass (the IR JSON of ir_json.c with a "schedule" key added, which --from-ir
- * ignores). */
+ * join (off unless enabled), kcache, stream, prefetch, pool in that order; writes the schedule
+ * as JSON after any pass (the IR JSON of ir_json.c with a "schedule" key added, which
+ * --from-ir ignores). */
 #include "opt.h"
 
+#include <limits.h>
 #include <string.h>
 
 const char *const fpo_pass_names[PASS_COUNT] = {"corners", "extent", "fuse",   "column",
                                                  "merge",   "shrink", "rows",   "join",
-                                                 "kcache",  "stream", "pool"};
+                                                 "kcache",  "stream", "prefetch", "pool"};
 const bool fpo_pass_default[PASS_COUNT] = {true, true, true,  true, true, true,
-                                           true, false, true, true, true};
+                                           true, false, true, true, true, true};
 
 static void (*const pass_fns[PASS_COUNT])(Sched *) = {
     NULL,           fpo_pass_extent, fpo_pass_fuse,  fpo_pass_column, fpo_pass_merge,
     fpo_pass_shrink, fpo_pass_rows,  fpo_pass_join,  fpo_pass_kcache, fpo_pass_stream,
-    fpo_pass_pool};
+    fpo_pass_prefetch, fpo_pass_pool};
 
 int fpo_pass_find(const char *name) {
     for (int p = 0; p < PASS_COUNT; p++)
@@ -54,6 +55,10 @@ char *fpo_sched_json(Sched *s) {
                        bl->g[g].column ? "true" : "false", bl->g[g].join ? "true" : "false");
             for (int x = 0, n = 0; bl->g[g].stream && x < s->nslots; x++)
                 if (bl->g[g].stream[x])
+                    buf_printf(&b, "%s\"%s\"", n++ ? ", " : "", s->slots[x]->name);
+            buf_add(&b, "], \"prefetch\": [");
+            for (int x = 0, n = 0; bl->g[g].fetch && x < s->nslots; x++)
+                if (bl->g[g].fetch[2 * x] != INT_MIN)
                     buf_printf(&b, "%s\"%s\"", n++ ? ", " : "", s->slots[x]->name);
             buf_add(&b, "], \"nests\": [");
             for (int i = bl->g[g].first; i < bl->g[g].first + bl->g[g].count; i++) {

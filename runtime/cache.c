@@ -1,6 +1,7 @@
-/* cache.c: this machine's cache sizes, and the two choices open makes from them: whether an
- * array that a fused group writes and does not read (pass_stream) is written past the caches,
- * and how many J rows a column group takes per block. */
+/* cache.c: this machine's cache sizes, and the choices open makes for the caches: whether an
+ * array that a fused group writes and does not read (pass_stream) is written past them, how
+ * many J rows a column group takes per block, and how far ahead a row pipeline fetches
+ * (pass_prefetch). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,12 @@ int fpo_stream_worth(size_t bytes, int read_later) {
         return e[0] == '1';
     size_t llc = fpo_cache_bytes(0);   /* at open, once per streamed array */
     return bytes >= (read_later ? llc : llc / 4);
+}
+
+int fpo_prefetch_rows(void) {
+    const char *e = getenv("FPO_PREFETCH_ROWS");
+    int n = e && *e ? atoi(e) : 2;
+    return n < 0 ? 0 : n > 64 ? 64 : n;
 }
 
 int fpo_column_rows_env(void) {

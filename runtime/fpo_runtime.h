@@ -132,6 +132,11 @@ size_t fpo_cache_bytes(int level);
  * cache). FPO_STREAM=1 (0) in the environment says always (never). */
 int fpo_stream_worth(size_t bytes, int read_later);
 
+/* How many steps ahead a row pipeline fetches the rows of its arrays into the level-2 cache
+ * (fpo-gen's pass prefetch): FPO_PREFETCH_ROWS=n in the environment (0: no fetches, at most
+ * 64), else 2. Open reads it once. */
+int fpo_prefetch_rows(void);
+
 /* The J rows per block of a column group whose strips take `row_bytes` per row (all levels):
  * as many as fill half of the level-2 cache `l2`, at least 1 and at most `most` (the rows its
  * strips were sized for); `forced` (> 0) instead, within the same bounds. Open reads `l2`

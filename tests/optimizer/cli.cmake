@@ -10,7 +10,7 @@ function(gen expect_rc)
   endif()
   set(out "${out}${err}" PARENT_SCOPE)
 endfunction()
-foreach(pass corners extent fuse column merge shrink rows kcache stream pool)
+foreach(pass corners extent fuse column merge shrink rows kcache stream prefetch pool)
   gen(0 -o "${DIR}/gen" --dump-ir-after ${pass} "${DIR}/${pass}.json" "${SOURCE}")
   file(READ "${DIR}/${pass}.json" json)
   string(JSON mode GET "${json}" schedule mode)
@@ -168,6 +168,29 @@ endforeach()
 gen(0 -o "${DIR}/step_report_nc" --report --disable-pass corners -p em_step "${STEP_SOURCE}")
 if(NOT out MATCHES "-> 2 groups .* 19 temporaries: 2 arrays .* 17 planes")
   message(FATAL_ERROR "--report --disable-pass corners of step.fpo: ${out}")
+endif()
+# After prefetch: the model step's pipeline, heavy on arithmetic (the PPM sweeps), fetches the
+# rows of its five arrays ahead; the chain's, light, none; off, none; and the generated code
+# holds a fetch for each array only with the pass on.
+gen(0 -o "${DIR}/step_fetch" -p em_step --dump-ir-after prefetch "${DIR}/step_fetch.json"
+    "${STEP_SOURCE}")
+file(READ "${DIR}/step_fetch.json" json)
+string(JSON f0 GET "${json}" schedule blocks 0 groups 0 prefetch)
+file(READ "${DIR}/prefetch.json" json)
+string(JSON c0 GET "${json}" schedule blocks 0 groups 0 prefetch)
+gen(0 -o "${DIR}/step_nofetch" -p em_step --disable-pass prefetch --dump-ir-after pool
+    "${DIR}/step_nofetch.json" "${STEP_SOURCE}")
+file(READ "${DIR}/step_nofetch.json" json)
+string(JSON n0 GET "${json}" schedule blocks 0 groups 0 prefetch)
+file(READ "${DIR}/step_fetch/em_step.interior.c" c)
+string(REGEX MATCHALL "fpo_fetch_row_\\(&p->f\\.[a-z]+, sizeof\\(double\\), fpo_r \\+ p->fetch_rows" fetches "${c}")
+list(LENGTH fetches nfetch)
+file(READ "${DIR}/step_nofetch/em_step.interior.c" c)
+string(FIND "${c}" "fpo_fetch_row_(" nofetch)
+if(NOT f0 STREQUAL "[ \"q\", \"crx\", \"cry\", \"xfx\", \"yfx\" ]" OR NOT c0 STREQUAL "[]" OR
+   NOT n0 STREQUAL "[]" OR NOT nfetch EQUAL 5 OR NOT nofetch LESS 0)
+  message(FATAL_ERROR "prefetch: step ${f0} (${nfetch} in its code, ${nofetch} off), chain ${c0}, "
+                      "off ${n0}")
 endif()
 gen(2 --disable-pass nosuch "${SOURCE}")
 gen(2 --mode sideways "${SOURCE}")

@@ -235,7 +235,8 @@ static void test_alloc_and_fail(void) {
     CHECK(fpo_fail(NULL, FPO_EMISMATCH, "ignored %d", 1) == FPO_EMISMATCH);
 }
 
-/* The cache sizes open reads, and the rows per block of a column group they give. */
+/* The cache sizes open reads, the rows per block of a column group they give, and how far
+ * ahead row pipelines fetch. */
 static void test_caches(void) {
     size_t l2 = fpo_cache_bytes(2), last = fpo_cache_bytes(0);
     CHECK(l2 >= 16 * 1024 && last >= l2);   /* sysfs, sysconf or the defaults: never 0 */
@@ -256,6 +257,22 @@ static void test_caches(void) {
         setenv("FPO_COLUMN_ROWS", was, 1);
     else
         unsetenv("FPO_COLUMN_ROWS");
+    /* how far ahead row pipelines fetch: 2 steps unless the environment says (0: none) */
+    was = getenv("FPO_PREFETCH_ROWS");
+    unsetenv("FPO_PREFETCH_ROWS");
+    CHECK(fpo_prefetch_rows() == 2);
+    setenv("FPO_PREFETCH_ROWS", "0", 1);
+    CHECK(fpo_prefetch_rows() == 0);
+    setenv("FPO_PREFETCH_ROWS", "5", 1);
+    CHECK(fpo_prefetch_rows() == 5);
+    setenv("FPO_PREFETCH_ROWS", "-3", 1);
+    CHECK(fpo_prefetch_rows() == 0);
+    setenv("FPO_PREFETCH_ROWS", "1000", 1);
+    CHECK(fpo_prefetch_rows() == 64);
+    if (was)
+        setenv("FPO_PREFETCH_ROWS", was, 1);
+    else
+        unsetenv("FPO_PREFETCH_ROWS");
     if (!getenv("FPO_STREAM")) {   /* streamed from a quarter of the last level on; what a
                                     * later group reads, only from all of it on */
         CHECK(fpo_stream_worth(last / 4, 0) && !fpo_stream_worth(last / 4 - 8, 0));
