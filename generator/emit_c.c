@@ -1857,12 +1857,13 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
                           "VARIANT_PROTOS", "CLASS_TABLE", "BACKENDS", "BACKENDS_TEXT",
                           "MANIFEST", "HALO_INCLUDE", "HALO_MEMBERS", "HALO_PLANS",
                           "HALO_BIND", "NHALO", "CALLBACK_PROTOS", "DECLS", "REACH", "STENCILS",
-                          "RUN_BODY", "VARIANT", "CLASSES"};
+                          "RUN_ATTRS", "RUN_BODY", "VARIANT", "CLASSES"};
     const char *vals[] = {ir->name, src, guard.s, fields.s, run_params.s, run_args.s, fenum.s,
                           fpo_fmt("%d", slot), fpo_fmt("%d", pg.nfparams), checks.s, needs.s,
                           allocs.s, protos.s, table.s, backends.s, backends_text.s,
                           fpo_c_string(manifest), hinc.s, hmembers.s, hplans.s, hbind.s,
-                          fpo_fmt("%d", bd->nhalo), cbprotos.s, decls.s, reach_s, "", "", "", ""};
+                          fpo_fmt("%d", bd->nhalo), cbprotos.s, decls.s, reach_s, "",
+                          bd->sched && bd->sched->narrow ? "FPO_NARROW_\n" : "", "", "", ""};
     int n = (int)(sizeof keys / sizeof *keys);
     Output *out = fpo_new(sizeof(Output) * (size_t)(bd->nvariants + 5));
     int k = 0;
@@ -1876,7 +1877,7 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
             if (bd->variant_of[c] == v)
                 buf_printf(&cls, "%s%s", cls.len ? ", " : "", fpo_class_name(bd->classes[c]));
         const char *name = fpo_class_name(bd->variants[v]);
-        vals[n - 4] = texts[v];
+        vals[n - 5] = texts[v];
         vals[n - 3] = bodies[v];
         vals[n - 2] = name;
         vals[n - 1] = cls.s;

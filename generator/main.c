@@ -29,7 +29,7 @@ static const char usage[] =
     "  --from-ir FILE       read the program IR from JSON instead of .fpo files\n"
     "  --mode fused|unfused fused (default): the optimizer's passes; unfused: the reference\n"
     "  --disable-pass NAME  switch a pass off (corners, extent, fuse, column, merge, shrink, rows,\n"
-    "                       kcache, stream, prefetch, pool); may repeat\n"
+    "                       kcache, stream, prefetch, width, pool); may repeat\n"
     "  --enable-pass NAME   switch on a pass that is off by default (join); may repeat\n"
     "  --dump-ir-after NAME FILE  write the IR and the schedule as JSON after pass NAME\n"
     "  --dot FILE           write the fused schedule as a Graphviz picture\n"

@@ -73,7 +73,7 @@ typedef struct Block {
 typedef enum { SK_ARRAY, SK_PLANE, SK_SCALAR, SK_STRIP } StoreKind;
 
 enum { PASS_CORNERS, PASS_EXTENT, PASS_FUSE, PASS_COLUMN, PASS_MERGE, PASS_SHRINK, PASS_ROWS, PASS_JOIN,
-       PASS_KCACHE, PASS_STREAM, PASS_PREFETCH, PASS_POOL, PASS_COUNT };
+       PASS_KCACHE, PASS_STREAM, PASS_PREFETCH, PASS_WIDTH, PASS_POOL, PASS_COUNT };
 
 /* Instrumentation compiled into run on request (--instrument). */
 typedef struct Instrument {
@@ -102,6 +102,7 @@ typedef struct Sched {
     int *strip_nz;         /* pass_shrink: a strip is used when nz >= this (else an array) */
     int *ring;             /* pass_rows: a plane kept as a ring of this many rows (0: whole) */
     int *kring;            /* pass_kcache: a strip kept as a ring of this many levels (0: all) */
+    bool narrow;           /* pass_width: run prefers half-width (256-bit) vectors */
     Instrument ins;
     char **ksites;         /* --instrument bounds: what each checked read is (site k + 1) */
     int nksites;
@@ -130,6 +131,12 @@ SBox fpo_unit_points(Unit *u);
 bool fpo_dbound_inside(DBound rlo, DBound rhi, DBound wlo, DBound whi);
 int fpo_nest_host(const FGroup *G, int i);
 int64_t fpo_dbound_at(DBound d, int64_t nz);
+/* Operations a point (operators, conditionals, builtin calls; a function call its body's)
+ * group G computes per 3D array it touches in memory. A row pipeline of FPO_HEAVY or more is
+ * heavy on arithmetic (pass_prefetch, pass_width): the chain of tests/bench computes 4 per
+ * array, the example model's transport step 162 and its whole step 194. */
+int fpo_group_intensity(Sched *s, Block *bl, FGroup *G);
+enum { FPO_HEAVY = 32 };
 
 /* The passes, in pipeline order (each file says its contract). pass_corners rewrites the IR
  * before the schedule is made from it; `halo`: the depth of fills without `depth:`. */
@@ -147,6 +154,7 @@ void fpo_pass_join(Sched *s);
 void fpo_pass_kcache(Sched *s);
 void fpo_pass_stream(Sched *s);
 void fpo_pass_prefetch(Sched *s);
+void fpo_pass_width(Sched *s);
 void fpo_pass_pool(Sched *s);
 
 /* check_domains.c: warnings on program temporaries read where no call writes them */

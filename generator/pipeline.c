@@ -1,7 +1,7 @@
 /* pipeline.c: takes the IR and which passes are on, gives the optimized schedule: runs
  * corners (on the IR, before the schedule is made), extent, fuse, column, merge, shrink, rows,
- * join (off unless enabled), kcache, stream, prefetch, pool in that order; writes the schedule
- * as JSON after any pass (the IR JSON of ir_json.c with a "schedule" key added, which
+ * join (off unless enabled), kcache, stream, prefetch, width, pool in that order; writes the
+ * schedule as JSON after any pass (the IR JSON of ir_json.c with a "schedule" key added, which
  * --from-ir ignores). */
 #include "opt.h"
 
@@ -10,14 +10,14 @@
 
 const char *const fpo_pass_names[PASS_COUNT] = {"corners", "extent", "fuse",   "column",
                                                  "merge",   "shrink", "rows",   "join",
-                                                 "kcache",  "stream", "prefetch", "pool"};
+                                                 "kcache",  "stream", "prefetch", "width", "pool"};
 const bool fpo_pass_default[PASS_COUNT] = {true, true, true,  true, true, true,
-                                           true, false, true, true, true, true};
+                                           true, false, true, true, true, true, true};
 
 static void (*const pass_fns[PASS_COUNT])(Sched *) = {
     NULL,           fpo_pass_extent, fpo_pass_fuse,  fpo_pass_column, fpo_pass_merge,
     fpo_pass_shrink, fpo_pass_rows,  fpo_pass_join,  fpo_pass_kcache, fpo_pass_stream,
-    fpo_pass_prefetch, fpo_pass_pool};
+    fpo_pass_prefetch, fpo_pass_width, fpo_pass_pool};
 
 int fpo_pass_find(const char *name) {
     for (int p = 0; p < PASS_COUNT; p++)
@@ -35,7 +35,8 @@ static void json_dbound(Buf *b, DBound d) {
 
 char *fpo_sched_json(Sched *s) {
     Buf b = {0};
-    buf_printf(&b, "{\"mode\": \"%s\", \"passes\": {", s->fused ? "fused" : "unfused");
+    buf_printf(&b, "{\"mode\": \"%s\", \"vectors\": \"%s\", \"passes\": {",
+               s->fused ? "fused" : "unfused", s->narrow ? "narrow" : "full");
     for (int p = 0; p < PASS_COUNT; p++)
         buf_printf(&b, "%s\"%s\": %s", p ? ", " : "", fpo_pass_names[p], s->on[p] ? "true" : "false");
     buf_add(&b, "},\n    \"temporaries\": [");

@@ -340,3 +340,53 @@ int64_t fpo_dbound_at(DBound d, int64_t nz) { return (d.base == DB_NZ ? nz : 0) 
 int fpo_nest_host(const FGroup *G, int i) {
     return G->host ? G->host[i] : -1;
 }
+
+/* Operations at a point of statements n and what follows them: each operator, conditional and
+ * builtin call one, a function call its body's. */
+static int ops(Node *n) {
+    int c = 0;
+    for (; n; n = n->next) {
+        c += n->kind == ND_BINARY || n->kind == ND_UNARY || n->kind == ND_COND ||
+             (n->kind == ND_CALL && n->builtin);
+        if (n->kind == ND_CALL && !n->builtin && n->decl)
+            c += ops(n->decl->body);
+        c += ops(n->lhs) + ops(n->rhs) + ops(n->cond) + ops(n->then) + ops(n->els) +
+             ops(n->body) + ops(n->args);
+    }
+    return c;
+}
+
+/* Operations at a point of nest u's statements. */
+static int unit_ops(Unit *u) {
+    Interval *iv = &u->st->comps[u->comp].ivs[u->iv];
+    int first = 0, count = 1 << 30;
+    if (u->grp >= 0) {
+        Group *g = &u->si->groups[u->comp][u->iv][u->grp];
+        first = g->first, count = g->count;
+    }
+    int c = 0, i = 0;
+    for (Node *n = iv->body; n && i < first + count; n = n->next, i++)
+        if (i >= first) {
+            Node *after = n->next;
+            n->next = NULL;
+            c += ops(n);
+            n->next = after;
+        }
+    return c;
+}
+
+int fpo_group_intensity(Sched *s, Block *bl, FGroup *G) {
+    int ops = 0, arrays = 0;
+    for (int i = G->first; i < G->first + G->count; i++)
+        ops += unit_ops(&bl->u[i]);
+    for (int x = 0; x < s->nslots; x++) {
+        if (s->store[x] != SK_ARRAY || s->slots[x]->ax != AX_IJK)
+            continue;
+        for (int i = G->first; i < G->first + G->count; i++)
+            if (fpo_unit_acc(&bl->u[i], x)) {
+                arrays++;
+                break;
+            }
+    }
+    return arrays ? ops / arrays : ops;
+}

@@ -10,7 +10,7 @@ function(gen expect_rc)
   endif()
   set(out "${out}${err}" PARENT_SCOPE)
 endfunction()
-foreach(pass corners extent fuse column merge shrink rows kcache stream prefetch pool)
+foreach(pass corners extent fuse column merge shrink rows kcache stream prefetch width pool)
   gen(0 -o "${DIR}/gen" --dump-ir-after ${pass} "${DIR}/${pass}.json" "${SOURCE}")
   file(READ "${DIR}/${pass}.json" json)
   string(JSON mode GET "${json}" schedule mode)
@@ -191,6 +191,23 @@ if(NOT f0 STREQUAL "[ \"q\", \"crx\", \"cry\", \"xfx\", \"yfx\" ]" OR NOT c0 STR
    NOT n0 STREQUAL "[]" OR NOT nfetch EQUAL 5 OR NOT nofetch LESS 0)
   message(FATAL_ERROR "prefetch: step ${f0} (${nfetch} in its code, ${nofetch} off), chain ${c0}, "
                       "off ${n0}")
+endif()
+# After width: the model step (every pipeline heavy) prefers half-width vectors, its run
+# function marked FPO_NARROW_; the chain (light) and the step with the pass off keep full width.
+gen(0 -o "${DIR}/step_width" -p em_step --dump-ir-after width "${DIR}/step_width.json"
+    "${STEP_SOURCE}")
+file(READ "${DIR}/step_width.json" json)
+string(JSON wstep GET "${json}" schedule vectors)
+file(READ "${DIR}/width.json" json)
+string(JSON wchain GET "${json}" schedule vectors)
+file(READ "${DIR}/step_width/em_step.all.c" c)
+string(FIND "${c}" "FPO_NARROW_\nfpo_status em_step__run_all(" wmark)
+gen(0 -o "${DIR}/step_nowidth" -p em_step --disable-pass width "${STEP_SOURCE}")
+file(READ "${DIR}/step_nowidth/em_step.all.c" c)
+string(FIND "${c}" "FPO_NARROW_" wmark_off)
+if(NOT wstep STREQUAL "narrow" OR NOT wchain STREQUAL "full" OR wmark LESS 0 OR
+   NOT wmark_off LESS 0)
+  message(FATAL_ERROR "width: step ${wstep} (mark at ${wmark}, off ${wmark_off}), chain ${wchain}")
 endif()
 gen(2 --disable-pass nosuch "${SOURCE}")
 gen(2 --mode sideways "${SOURCE}")
