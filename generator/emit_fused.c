@@ -483,8 +483,6 @@ static void plane_views(Buf *b, Sched *s, Block *bl, FGroup *G, int depth) {
     }
 }
 
-/* I-J loop l of a fused group at level k: its whole box, or (with lags) its row
- * fpo_r - lag[l], within `rows` when given (a joined group: this thread's rows). */
 /* The fpo_field of array slot x in run: a field parameter, or a temporary kept as an array. */
 static const char *array_of(Sched *s, int x) {
     return x < s->nfparams ? fpo_fmt("p->f.%s", s->slots[x]->name)
@@ -518,6 +516,8 @@ static void fetch_rows(Buf *b, Sched *s, FGroup *G, int l, int nloops, int d) {
     }
 }
 
+/* I-J loop l of a fused group at level k: its whole box, or (with lags) its row
+ * fpo_r - lag[l], within `rows` when given (a joined group: this thread's rows). */
 static void fused_loop(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l, const char *rows,
                        int d) {
     Unit *u0 = &bl->u[G->first];
