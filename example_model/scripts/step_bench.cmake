@@ -1,10 +1,11 @@
 # step_bench.cmake: times the example model's whole time step (em_step: halo update, corner
 # fills, the sweeps) fused against unfused, the two builds taking turns ROUNDS times in one
-# go, and prints each round's time per step and their ratio (cmake -P; the build's
-# `model_bench` target runs it). It fails only when the two builds' h differ in a bit, never on
-# speed. Needs MPIEXEC, NPFLAG, PREFLAGS, POSTFLAGS (FindMPI's), EXE, UNFUSED; optional N (96),
-# NZ (64), STEPS (40), ROUNDS (3), NP (6). The run lasts STEPS steps of the model's own time
-# step at N (12 days in 6 N steps: 1800 s at N = 96). Lists come separated by '|'.
+# go, and prints each round's time per step, their ratio and rank 0's memory on huge pages
+# (cmake -P; the build's `model_bench` target runs it). It fails only when the two builds' h
+# differ in a bit, never on speed. Needs MPIEXEC, NPFLAG, PREFLAGS, POSTFLAGS (FindMPI's), EXE,
+# UNFUSED; optional N (96), NZ (64), STEPS (40), ROUNDS (3), NP (6). The run lasts STEPS steps
+# of the model's own time step at N (12 days in 6 N steps: 1800 s at N = 96). Lists come
+# separated by '|'.
 cmake_minimum_required(VERSION 3.25)
 foreach(v N:96 NZ:64 STEPS:40 ROUNDS:3 NP:6)
   string(REPLACE ":" ";" kv "${v}")
@@ -30,12 +31,13 @@ macro(step_run exe)
 endmacro()
 message("FPO example model, whole step (em_step), N = ${N}, ${NZ} levels, ${STEPS} steps "
         "(${days} days), ${NP} ranks, 1 thread each, fused and unfused taking turns")
-message("| round | fused ms per step | unfused ms per step | fused vs unfused |")
-message("| --- | --- | --- | --- |")
+message("| round | fused ms per step | unfused ms per step | fused vs unfused | huge pages, fused / unfused (MB, rank 0) |")
+message("| --- | --- | --- | --- | --- |")
 foreach(r RANGE 1 ${ROUNDS})
   step_run(${EXE})
   set(ms_f ${ms})
   set(fp_f ${fp})
+  set(huge_f ${huge})
   step_run(${UNFUSED})
   if(NOT fp STREQUAL fp_f)
     message(FATAL_ERROR "step_bench: the unfused build's h (${fp}) is not the fused one's "
@@ -50,6 +52,6 @@ foreach(r RANGE 1 ${ROUNDS})
   if(rf LESS 10)
     set(rf "0${rf}")
   endif()
-  message("| ${r} | ${ms_f} | ${ms} | ${ri}.${rf}x |")
+  message("| ${r} | ${ms_f} | ${ms} | ${ri}.${rf}x | ${huge_f} / ${huge} |")
 endforeach()
 message("h fingerprint ${fp} (both builds, every round)")
