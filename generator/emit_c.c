@@ -138,8 +138,7 @@ static bool emit_klev_open(Emit *e, Node *n) {
     int x = n->var->slot;
     if (!s || !s->ins.bounds || !e->st || !n->var->slot_of || x < 0 || x >= s->nslots)
         return false;
-    const char *f = x < s->nfparams ? fpo_fmt("p->f.%s", s->slots[x]->name)
-                                    : fpo_fmt("p->tmp[%d]", x - s->nfparams);
+    const char *f = fpo_array_of(s, x);
     VPUSH(s->ksites, s->nksites,
           fpo_fmt("'%s' by stencil '%s' at %s:%d:%d", n->var->slot_of->name, e->st->name,
                   n->loc.file ? n->loc.file->path : "?", n->loc.line, n->loc.col));

@@ -4,7 +4,6 @@
  * allocation of open and the memory report. */
 #include "opt.h"
 
-#include <limits.h>
 #include <string.h>
 
 static void ind(Buf *b, int n) {
@@ -483,8 +482,7 @@ static void plane_views(Buf *b, Sched *s, Block *bl, FGroup *G, int depth) {
     }
 }
 
-/* The fpo_field of array slot x in run: a field parameter, or a temporary kept as an array. */
-static const char *array_of(Sched *s, int x) {
+const char *fpo_array_of(Sched *s, int x) {
     return x < s->nfparams ? fpo_fmt("p->f.%s", s->slots[x]->name)
                            : fpo_fmt("p->tmp[%d]", x - s->nfparams);
 }
@@ -501,18 +499,16 @@ static const char *plus(int64_t off) {
 static void fetch_rows(Buf *b, Sched *s, FGroup *G, int l, int nloops, int d) {
     int n = 0, m = 0;
     for (int x = 0; G->fetch && x < s->nslots; x++)
-        n += G->fetch[2 * x] != INT_MIN;
+        n += G->fetch[x].on;
     for (int x = 0; G->fetch && x < s->nslots; x++) {
-        if (G->fetch[2 * x] == INT_MIN)
+        if (!G->fetch[x].on || m++ * nloops / n != l)
             continue;
-        if (m++ * nloops / n != l)
-            continue;
-        int dj = G->fetch[2 * x], dk = G->fetch[2 * x + 1];
         ind(b, d);
         buf_add(b, "if (p->fetch_rows)   /* the row it first touches fetch_rows steps on */\n");
         ind(b, d + 1);
         buf_printf(b, "fpo_fetch_row_(&%s, sizeof(%s), fpo_r + p->fetch_rows%s, k%s);\n",
-                   array_of(s, x), fpo_c_type(s->slots[x]->dt), plus(dj), plus(dk));
+                   fpo_array_of(s, x), fpo_c_type(s->slots[x]->dt), plus(G->fetch[x].dj),
+                   plus(G->fetch[x].dk));
     }
 }
 
@@ -1038,7 +1034,7 @@ void fpo_emit_views(Buf *b, Sched *s) {
             }
         if (!used)
             continue;
-        const char *f = array_of(s, x);
+        const char *f = fpo_array_of(s, x);
         const char *t = fpo_c_type(s->slots[x]->dt), *cq = written ? "" : "const ";
         buf_printf(b, "    const int64_t fpo_sj_fpo_v%d = %s.stride[1], fpo_sk_fpo_v%d = "
                       "%s.stride[2];\n", x, f, x, f);
@@ -1225,7 +1221,7 @@ char *fpo_memory_summary(Sched *s) {
             for (int x = 0; s->blocks[k].g[g].stream && x < s->nslots; x++)
                 streamed += s->blocks[k].g[g].stream[x];
             for (int x = 0; s->blocks[k].g[g].fetch && x < s->nslots; x++)
-                fetched += s->blocks[k].g[g].fetch[2 * x] != INT_MIN;
+                fetched += s->blocks[k].g[g].fetch[x].on;
         }
     /* Bytes per point of what each kind spans (arrays: the domain; planes: one level; strips:
      * one row of levels), before pool sharing; unfused: every temporary an array. */

@@ -39,6 +39,13 @@ typedef struct Unit {
     int loop;              /* its I-J loop within its fused group */
 } Unit;
 
+/* A 3D array whose rows a row pipeline fetches ahead (pass_prefetch): the J and K offsets,
+ * from a step's row and level, of the row of it the step touches first. */
+typedef struct Fetch {
+    bool on;
+    int dj, dk;
+} Fetch;
+
 /* Units [first, first + count) of a block, run as one schedule. */
 typedef struct FGroup {
     int first, count;
@@ -54,10 +61,8 @@ typedef struct FGroup {
                             * (NULL: no nest runs inside a sweep; see fpo_nest_host) */
     bool *stream;          /* pass_stream: per slot, its rows written with streaming stores
                             * (NULL: none) */
-    int *fetch;            /* pass_prefetch: per slot x, fetch[2x] and fetch[2x + 1] the J and
-                            * K offsets from a step's row and level of the row of x the step
-                            * touches first, whose rows are fetched ahead; INT_MIN: not
-                            * fetched (NULL: none) */
+    Fetch *fetch;          /* pass_prefetch: per slot, whether and which of its rows a row
+                            * pipeline fetches ahead (NULL: none) */
 } FGroup;
 
 /* Consecutive ND_STAGES nodes of the program body (`stages`: the first). */
@@ -204,6 +209,9 @@ void fpo_emit_c_sched(Ir *ir, Sched *sched, Output out[2]);
 /* emit_fused.c */
 void fpo_emit_block(Buf *b, Sched *s, Node *stages, int indent, const void *ctx);
 void fpo_emit_views(Buf *b, Sched *s);
+/* The fpo_field of array slot x in run: a field parameter (p->f.NAME) or a temporary kept as
+ * an array (p->tmp[...]). */
+const char *fpo_array_of(Sched *s, int x);
 void fpo_emit_decls(Buf *b, Sched *s);
 /* Whether run's body comes from emit_fused.c (fused, or instrumented). */
 bool fpo_sched_inline(Sched *s);

@@ -12,7 +12,7 @@
 
 /* The same K range, and I and J bounds of the same bases (so their union and intersection
  * are bounds too). */
-static bool same_box(SBox *a, SBox *b) {
+static bool same_bases(SBox *a, SBox *b) {
     if (!fpo_dbound_eq(a->lo[2], b->lo[2]) || !fpo_dbound_eq(a->hi[2], b->hi[2]))
         return false;
     for (int d = 0; d < 2; d++)
@@ -29,7 +29,7 @@ static bool pointwise(Acc *a) {
 }
 
 static bool mergeable(Unit *w, Unit *v) {
-    if (!same_box(&w->box, &v->box))
+    if (!same_bases(&w->box, &v->box))
         return false;
     for (int i = 0; i < v->nacc; i++) {
         Acc *a = &v->acc[i];

@@ -9,8 +9,6 @@
  * computes much: FPO_HEAVY). */
 #include "opt.h"
 
-#include <limits.h>
-
 /* The row of x that pipeline G touches first at a step, as J and K offsets from the step's
  * row and level: the highest row of the highest level any loop touches (loop l runs row
  * r - lag[l] at step r). False when G does not touch x or touches it at a variable level. */
@@ -38,21 +36,16 @@ void fpo_pass_prefetch(Sched *s) {
         for (int g = 0; g < bl->ng; g++) {
             FGroup *G = &bl->g[g];
             /* row pipelines with K outermost (a joined group runs K inside its rows) */
-            if (!G->fused || !G->lag || G->join || (g && bl->g[g - 1].join) ||
-                fpo_group_intensity(s, bl, G) < FPO_HEAVY)
+            if (!G->fused || !G->lag || G->join || fpo_group_intensity(s, bl, G) < FPO_HEAVY)
                 continue;
             for (int x = 0; x < s->nslots; x++) {
                 int dj, dk;
                 if (s->store[x] != SK_ARRAY || s->slots[x]->ax != AX_IJK ||
                     (G->stream && G->stream[x]) || !first_row(bl, G, x, &dj, &dk))
                     continue;
-                if (!G->fetch) {
-                    G->fetch = fpo_new(sizeof(int) * 2 * (size_t)s->nslots);
-                    for (int y = 0; y < s->nslots; y++)
-                        G->fetch[2 * y] = INT_MIN;
-                }
-                G->fetch[2 * x] = dj;
-                G->fetch[2 * x + 1] = dk;
+                if (!G->fetch)
+                    G->fetch = fpo_new(sizeof(Fetch) * (size_t)s->nslots);
+                G->fetch[x] = (Fetch){true, dj, dk};
             }
 
         }

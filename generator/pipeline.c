@@ -5,7 +5,6 @@
  * --from-ir ignores). */
 #include "opt.h"
 
-#include <limits.h>
 #include <string.h>
 
 const char *const fpo_pass_names[PASS_COUNT] = {"corners", "extent", "fuse",   "column",
@@ -59,7 +58,7 @@ char *fpo_sched_json(Sched *s) {
                     buf_printf(&b, "%s\"%s\"", n++ ? ", " : "", s->slots[x]->name);
             buf_add(&b, "], \"prefetch\": [");
             for (int x = 0, n = 0; bl->g[g].fetch && x < s->nslots; x++)
-                if (bl->g[g].fetch[2 * x] != INT_MIN)
+                if (bl->g[g].fetch[x].on)
                     buf_printf(&b, "%s\"%s\"", n++ ? ", " : "", s->slots[x]->name);
             buf_add(&b, "], \"nests\": [");
             for (int i = bl->g[g].first; i < bl->g[g].first + bl->g[g].count; i++) {

@@ -341,37 +341,37 @@ int fpo_nest_host(const FGroup *G, int i) {
     return G->host ? G->host[i] : -1;
 }
 
-/* Operations at a point of statements n and what follows them: each operator, conditional and
- * builtin call one, a function call its body's. */
-static int ops(Node *n) {
+static int node_ops(Node *n);
+
+/* Operations at a point of the list of statements or arguments from n. */
+static int list_ops(Node *n) {
     int c = 0;
-    for (; n; n = n->next) {
-        c += n->kind == ND_BINARY || n->kind == ND_UNARY || n->kind == ND_COND ||
-             (n->kind == ND_CALL && n->builtin);
-        if (n->kind == ND_CALL && !n->builtin && n->decl)
-            c += ops(n->decl->body);
-        c += ops(n->lhs) + ops(n->rhs) + ops(n->cond) + ops(n->then) + ops(n->els) +
-             ops(n->body) + ops(n->args);
-    }
+    for (; n; n = n->next)
+        c += node_ops(n);
     return c;
 }
 
-/* Operations at a point of nest u's statements. */
+/* Operations at a point of node n (not what follows it): each operator, conditional and
+ * builtin call one, a function call its body's. */
+static int node_ops(Node *n) {
+    int c = n->kind == ND_BINARY || n->kind == ND_UNARY || n->kind == ND_COND ||
+            (n->kind == ND_CALL && n->builtin);
+    if (n->kind == ND_CALL && !n->builtin && n->decl)
+        c += list_ops(n->decl->body);
+    return c + list_ops(n->lhs) + list_ops(n->rhs) + list_ops(n->cond) + list_ops(n->then) +
+           list_ops(n->els) + list_ops(n->body) + list_ops(n->args);
+}
+
+/* Operations at a point of nest u's statements (its group's, or the whole interval's). */
 static int unit_ops(Unit *u) {
     Interval *iv = &u->st->comps[u->comp].ivs[u->iv];
-    int first = 0, count = 1 << 30;
-    if (u->grp >= 0) {
-        Group *g = &u->si->groups[u->comp][u->iv][u->grp];
-        first = g->first, count = g->count;
-    }
+    if (u->grp < 0)
+        return list_ops(iv->body);
+    Group *g = &u->si->groups[u->comp][u->iv][u->grp];
     int c = 0, i = 0;
-    for (Node *n = iv->body; n && i < first + count; n = n->next, i++)
-        if (i >= first) {
-            Node *after = n->next;
-            n->next = NULL;
-            c += ops(n);
-            n->next = after;
-        }
+    for (Node *n = iv->body; n && i < g->first + g->count; n = n->next, i++)
+        if (i >= g->first)
+            c += node_ops(n);
     return c;
 }
 

@@ -235,6 +235,21 @@ static void test_alloc_and_fail(void) {
     CHECK(fpo_fail(NULL, FPO_EMISMATCH, "ignored %d", 1) == FPO_EMISMATCH);
 }
 
+/* An environment variable's value, copied (a later setenv may overwrite getenv's), and its
+ * restoring. */
+static char *env_save(const char *name) {
+    const char *v = getenv(name);
+    return v ? strdup(v) : NULL;
+}
+
+static void env_restore(const char *name, char *was) {
+    if (was)
+        setenv(name, was, 1);
+    else
+        unsetenv(name);
+    free(was);
+}
+
 /* The cache sizes open reads, the rows per block of a column group they give, and how far
  * ahead row pipelines fetch. */
 static void test_caches(void) {
@@ -248,17 +263,14 @@ static void test_caches(void) {
     CHECK(fpo_column_rows(512 * K, 0, 0, 4) == 4);          /* no strips */
     CHECK(fpo_column_rows(512 * K, 3, 4096 * K, 4) == 3);   /* forced */
     CHECK(fpo_column_rows(512 * K, 9, 0, 4) == 4);          /* forced, within the strips */
-    const char *was = getenv("FPO_COLUMN_ROWS");
+    char *was = env_save("FPO_COLUMN_ROWS");
     setenv("FPO_COLUMN_ROWS", "3", 1);
     CHECK(fpo_column_rows_env() == 3);
     setenv("FPO_COLUMN_ROWS", "x", 1);
     CHECK(fpo_column_rows_env() == 0);
-    if (was)
-        setenv("FPO_COLUMN_ROWS", was, 1);
-    else
-        unsetenv("FPO_COLUMN_ROWS");
+    env_restore("FPO_COLUMN_ROWS", was);
     /* how far ahead row pipelines fetch: 2 steps unless the environment says (0: none) */
-    was = getenv("FPO_PREFETCH_ROWS");
+    was = env_save("FPO_PREFETCH_ROWS");
     unsetenv("FPO_PREFETCH_ROWS");
     CHECK(fpo_prefetch_rows() == 2);
     setenv("FPO_PREFETCH_ROWS", "0", 1);
@@ -269,10 +281,7 @@ static void test_caches(void) {
     CHECK(fpo_prefetch_rows() == 0);
     setenv("FPO_PREFETCH_ROWS", "1000", 1);
     CHECK(fpo_prefetch_rows() == 64);
-    if (was)
-        setenv("FPO_PREFETCH_ROWS", was, 1);
-    else
-        unsetenv("FPO_PREFETCH_ROWS");
+    env_restore("FPO_PREFETCH_ROWS", was);
     if (!getenv("FPO_STREAM")) {   /* streamed from a quarter of the last level on; what a
                                     * later group reads, only from all of it on */
         CHECK(fpo_stream_worth(last / 4, 0) && !fpo_stream_worth(last / 4 - 8, 0));
