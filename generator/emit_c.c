@@ -278,6 +278,14 @@ static bool selectable(Node *n) {
     return (n->dt == DT_F64 || n->dt == DT_F32) && cheap(n->then) && cheap(n->els);
 }
 
+/* The helper a select is written with: fpo_sel_* (a blend of bits: no branch, so loops
+ * vectorize), or, at points run one at a time (FPO_ONE_AT_A_TIME: the edge columns of a split
+ * loop), fpo_pick_* (a plain conditional, which compilers may branch on; program_impl.h.in
+ * says why). The same value either way. */
+static const char *sel_fn(Emit *e) {
+    return e->drop & FPO_ONE_AT_A_TIME ? "fpo_pick" : "fpo_sel";
+}
+
 static void emit_expr(Emit *e, Node *n) {
     Buf *b = e->b;
     int p = prec(n);
@@ -309,8 +317,8 @@ static void emit_expr(Emit *e, Node *n) {
     }
     case ND_COND:
         if (selectable(n)) {
-            /* Both arms evaluated, then one picked: no branch, so the loop vectorizes. */
-            buf_printf(b, "fpo_sel_%s(", sfx(n->dt));
+            /* Both arms evaluated, then one picked (fpo_sel: no branch, so the loop vectorizes). */
+            buf_printf(b, "%s_%s(", sel_fn(e), sfx(n->dt));
             emit_expr(e, n->cond);
             buf_add(b, ", ");
             emit_expr(e, n->then);
@@ -499,7 +507,7 @@ static void emit_if_selects(Emit *e, Node *n, const char *guard, int d) {
             continue;
         }
         emit_access(e, n->lhs);
-        buf_printf(e->b, " = fpo_sel_%s(%s, ", sfx(n->lhs->var->dt), guard);
+        buf_printf(e->b, " = %s_%s(%s, ", sel_fn(e), sfx(n->lhs->var->dt), guard);
         emit_expr(e, n->rhs);
         buf_add(e->b, ", ");
         emit_access(e, n->lhs);
@@ -549,7 +557,7 @@ static void emit_stmt(Emit *e, Node *n) {
         if (if_select(n)) {   /* x = c ? a : b, both cheap: a select, no branch */
             Node *t = n->then, *f = n->els;
             emit_access(e, t->lhs);
-            buf_printf(e->b, " = fpo_sel_%s(", sfx(t->lhs->var->dt));
+            buf_printf(e->b, " = %s_%s(", sel_fn(e), sfx(t->lhs->var->dt));
             emit_expr(e, n->cond);
             buf_add(e->b, ", ");
             emit_expr(e, t->rhs);
@@ -784,7 +792,8 @@ static void isplit(Emit *e, Buf *b, Node **bodies, int nbodies, const char *ib, 
         }
         ind(e);
         buf_printf(b, "for (int64_t i = %s; i < %s; i++) {\n", lo[part], hi[part]);
-        point(b, depth + 2, drop | (part == 1 ? FPO_DROP_WE : 0), arg);
+        /* the middle without edge regions; the edge columns branch on them, scalar code */
+        point(b, depth + 2, drop | (part == 1 ? FPO_DROP_WE : FPO_ONE_AT_A_TIME), arg);
         ind(e);
         buf_add(b, "}\n");
     }

@@ -190,8 +190,10 @@ void fpo_c_expr(Buf *b, Node *n);
 /* Parts of a split loop: regions anchored at west/east (south/north) edges do not hold there.
  * FPO_ROW_S (FPO_ROW_N) | FPO_ROW(o): the row is j_start + o (j_end + o) of a tile too large
  * for the other edge's regions: the south/north regions holding there run without a test,
- * the others are left out (fpo_c_iloop). */
-enum { FPO_DROP_WE = 1, FPO_DROP_SN = 2, FPO_ROW_S = 4, FPO_ROW_N = 8 };
+ * the others are left out (fpo_c_iloop). FPO_ONE_AT_A_TIME: the points run in a loop that
+ * branches on regions and does not vectorize (a split loop's edge columns): selects are
+ * written for scalar code (fpo_pick_*). */
+enum { FPO_DROP_WE = 1, FPO_DROP_SN = 2, FPO_ROW_S = 4, FPO_ROW_N = 8, FPO_ONE_AT_A_TIME = 16 };
 #define FPO_ROW(o) ((unsigned)((o) + 128) << 8)
 #define FPO_ROW_OFF(drop) ((int)(((drop) >> 8) & 255u) - 128)
 void fpo_c_point(Buf *b, Decl *st, Node *body, int indent, const void *ctx, unsigned drop);

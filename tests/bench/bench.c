@@ -96,9 +96,11 @@ static double triad(size_t n, int reps) {
 #ifdef FPO_BENCH_TP_HAND   /* the example model is built (its reference is the hand-written step) */
 /* The example model's transport step (fvtp.fpo's tp_step) on one n x n tile of nz levels:
  * fused, unfused and by hand (tp_hand.c: the model's plain-C reference, level by level),
- * taking turns. Inputs are smooth made-up fields in the model's layout; the FPO forms get q
- * with the corners copied as the model's step copies them (qy: for the y-sweeps, q: then
- * for the x-sweeps), which the reference does itself. After one step from the same start the
+ * taking turns. Inputs are made-up fields in the model's layout, each point a hash of its
+ * indices (noise: rougher than any real field, so the branches of the edge columns' selects,
+ * fpo_pick_*, miss often here); the FPO forms get q with the corners copied as the model's
+ * step copies them (qy: for the y-sweeps, q: then for the x-sweeps), which the reference
+ * does itself. After one step from the same start the
  * three must give the same bits; after all steps fused and unfused must (the hand-written one
  * then differs, since tp_step reads qy as given while the reference copies q's corners anew). */
 typedef struct tp_figures {
@@ -108,7 +110,8 @@ typedef struct tp_figures {
     int bad_u, bad_h, bad_in;      /* outputs differ */
 } tp_figures;
 
-static double smooth(int i, int j, int k, int which) {
+/* A made-up value in [0, 1) for point (i, j, k) of field `which`: a hash of the indices. */
+static double noise(int i, int j, int k, int which) {
     unsigned x = (unsigned)(i + 7) * 73856093u ^ (unsigned)(j + 7) * 19349663u ^
                  (unsigned)(k + 1) * 83492791u ^ (unsigned)which * 2654435761u;
     return (double)(x % 1000) / 1000.0;
@@ -152,17 +155,17 @@ static int bench_tp(int n, int nz, int steps, tp_figures *r) {
         for (int j = -eh; j < n + eh + 1; j++)
             for (int i = -eh; i < n + eh + 1; i++) {
                 size_t at = (size_t)k * th.plane + EM_AT(g, i, j);
-                th.q[at] = 1.0 + 0.5 * smooth(i, j, k, 0);
-                th.crx[at] = 0.2 * (smooth(i, j, k, 1) - 0.5);   /* Courant numbers */
-                th.cry[at] = 0.2 * (smooth(i, j, k, 2) - 0.5);
-                th.xfx[at] = 0.1 * (smooth(i, j, k, 3) - 0.5);   /* volume fluxes */
-                th.yfx[at] = 0.1 * (smooth(i, j, k, 4) - 0.5);
+                th.q[at] = 1.0 + 0.5 * noise(i, j, k, 0);
+                th.crx[at] = 0.2 * (noise(i, j, k, 1) - 0.5);   /* Courant numbers */
+                th.cry[at] = 0.2 * (noise(i, j, k, 2) - 0.5);
+                th.xfx[at] = 0.1 * (noise(i, j, k, 3) - 0.5);   /* volume fluxes */
+                th.yfx[at] = 0.1 * (noise(i, j, k, 4) - 0.5);
                 if (k == 0) {
                     size_t a2 = EM_AT(g, i, j);
-                    th.g.area[a2] = 1.0 + 0.01 * smooth(i, j, 0, 5);
+                    th.g.area[a2] = 1.0 + 0.01 * noise(i, j, 0, 5);
                     th.g.rarea[a2] = 1.0 / th.g.area[a2];
-                    th.g.dxa[a2] = 1.0 + 0.02 * smooth(i, j, 0, 6);
-                    th.g.dya[a2] = 1.0 + 0.02 * smooth(i, j, 0, 7);
+                    th.g.dxa[a2] = 1.0 + 0.02 * noise(i, j, 0, 6);
+                    th.g.dya[a2] = 1.0 + 0.02 * noise(i, j, 0, 7);
                 }
             }
     /* The FPO forms' fields: the same values where both layouts have points (q and qy with

@@ -209,6 +209,20 @@ if(NOT wstep STREQUAL "narrow" OR NOT wchain STREQUAL "full" OR wmark LESS 0 OR
    NOT wmark_off LESS 0)
   message(FATAL_ERROR "width: step ${wstep} (mark at ${wmark}, off ${wmark_off}), chain ${wchain}")
 endif()
+# Selects: the whole tile's edge columns (run one point at a time) pick with fpo_pick_f64;
+# the inside of a tile, all vector loops, blends with fpo_sel_f64 and never picks.
+file(READ "${DIR}/step_width/em_step.all.c" c)
+string(REGEX MATCHALL "fpo_pick_f64\\(" picks "${c}")
+list(LENGTH picks npick_all)
+file(READ "${DIR}/step_width/em_step.interior.c" c)
+string(REGEX MATCHALL "fpo_pick_f64\\(" picks "${c}")
+list(LENGTH picks npick_in)
+string(REGEX MATCHALL "fpo_sel_f64\\(" sels "${c}")
+list(LENGTH sels nsel_in)
+if(npick_all LESS 1 OR NOT npick_in EQUAL 0 OR nsel_in LESS 1)
+  message(FATAL_ERROR "selects: ${npick_all} picks in the whole tile's code, ${npick_in} picks "
+                      "and ${nsel_in} blends inside a tile")
+endif()
 gen(2 --disable-pass nosuch "${SOURCE}")
 gen(2 --mode sideways "${SOURCE}")
 # Zero cost: without --instrument, no check, clock or print is in the generated code.
