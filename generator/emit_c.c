@@ -119,7 +119,7 @@ static void emit_num(Buf *b, Node *n) {
     }
 }
 
-static void emit_offset(Buf *b, const char *v, int64_t off) {
+void fpo_c_offset(Buf *b, const char *v, int64_t off) {
     if (off > 0)
         buf_printf(b, "(%s + %lld)", v, (long long)off);
     else if (off < 0)
@@ -155,14 +155,14 @@ static void emit_access(Emit *e, Node *n) {
     }
     buf_printf(e->b, "%s[", name);
     if (v->ax != AX_K) {
-        emit_offset(e->b, "i", n->off[0]);
+        fpo_c_offset(e->b, "i", n->off[0]);
         buf_add(e->b, " + ");
         if (v->rows) {   /* a ring of rows */
             buf_add(e->b, "(");
-            emit_offset(e->b, "j", n->off[1]);
+            fpo_c_offset(e->b, "j", n->off[1]);
             buf_printf(e->b, " & %d)", v->rows - 1);
         } else
-            emit_offset(e->b, "j", n->off[1]);
+            fpo_c_offset(e->b, "j", n->off[1]);
         buf_printf(e->b, " * fpo_sj_%s", v->name);
     }
     if (v->ax != AX_IJ) {
@@ -175,10 +175,10 @@ static void emit_access(Emit *e, Node *n) {
             buf_add(e->b, checked ? "))" : ")");
         } else if (v->krows) {   /* a ring of levels */
             buf_add(e->b, "(");
-            emit_offset(e->b, "k", n->off[2]);
+            fpo_c_offset(e->b, "k", n->off[2]);
             buf_printf(e->b, " & %d)", v->krows - 1);
         } else {
-            emit_offset(e->b, "k", n->off[2]);
+            fpo_c_offset(e->b, "k", n->off[2]);
         }
         buf_printf(e->b, " * fpo_sk_%s", v->name);
     }
@@ -392,7 +392,7 @@ static void emit_axis_cond(Emit *e, RegionAxis *r, int ax, const char **sep) {
         if (base == RB_START)
             buf_printf(e->b, "%lld", (long long)off);
         else
-            emit_offset(e->b, fpo_fmt("%s - 1", last), off);
+            fpo_c_offset(e->b, fpo_fmt("%s - 1", last), off);
     }
 }
 
@@ -682,7 +682,7 @@ static void isplit_bounds(Emit *e, Node *n, int *nr) {
                            (long long)r->hi, (long long)r->hi);
             else {                        /* holds for i + ti >= tni - 1 + lo */
                 Buf x = {0};
-                emit_offset(&x, "fpo_tni - 1", r->lo);
+                fpo_c_offset(&x, "fpo_tni - 1", r->lo);
                 buf_printf(&line, "if (%s%s - fpo_ti < fpo_ib) fpo_ib = %s - fpo_ti;\n", test,
                            x.s, x.s);
             }
@@ -846,7 +846,7 @@ void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char
                     continue;
                 Buf row = {0};
                 if (edge)
-                    emit_offset(&row, "fpo_tnj - 1", o);
+                    fpo_c_offset(&row, "fpo_tnj - 1", o);
                 else
                     buf_printf(&row, "%d", o);
                 e.indent = depth + 1;
@@ -946,7 +946,7 @@ static bool stencil_writes(Decl *s, Var *v) {
 
 static void kbound(Buf *b, int base, int64_t off) {
     const char *v = base == B_BOTTOM ? "fpo_k0" : "fpo_k1";
-    emit_offset(b, v, off);
+    fpo_c_offset(b, v, off);
 }
 
 static void emit_field_setup(Emit *e, Var *v) {

@@ -487,11 +487,6 @@ const char *fpo_array_of(Sched *s, int x) {
                            : fpo_fmt("p->tmp[%d]", x - s->nfparams);
 }
 
-/* " + off", " - |off|" or nothing, to add to an index. */
-static const char *plus(int64_t off) {
-    return off ? fpo_fmt(" %c %lld", off > 0 ? '+' : '-', (long long)(off > 0 ? off : -off)) : "";
-}
-
 /* A row pipeline's fetches at step fpo_r of level k before its I-J loop l (pass_prefetch): of
  * each array, the row it first touches p->fetch_rows steps later. The arrays are spread over
  * the step's loops, a row each before every few loops: a burst of every row at once fills the
@@ -505,10 +500,12 @@ static void fetch_rows(Buf *b, Sched *s, FGroup *G, int l, int nloops, int d) {
             continue;
         ind(b, d);
         buf_add(b, "if (p->fetch_rows)   /* the row it first touches fetch_rows steps on */\n");
+        Buf j = {0}, lev = {0};
+        fpo_c_offset(&j, "fpo_r + p->fetch_rows", G->fetch[x].dj);
+        fpo_c_offset(&lev, "k", G->fetch[x].dk);
         ind(b, d + 1);
-        buf_printf(b, "fpo_fetch_row_(&%s, sizeof(%s), fpo_r + p->fetch_rows%s, k%s);\n",
-                   fpo_array_of(s, x), fpo_c_type(s->slots[x]->dt), plus(G->fetch[x].dj),
-                   plus(G->fetch[x].dk));
+        buf_printf(b, "fpo_fetch_row_(&%s, sizeof(%s), %s, %s);\n", fpo_array_of(s, x),
+                   fpo_c_type(s->slots[x]->dt), j.s, lev.s);
     }
 }
 

@@ -187,6 +187,8 @@ char *fpo_sched_dot(Sched *s);
 
 /* emit_c.c: C text of IR pieces, for emit_fused.c (ctx: emit_c's state, for region pruning) */
 void fpo_c_expr(Buf *b, Node *n);
+/* v plus off as C text: "(v + off)", "(v - |off|)", or v. */
+void fpo_c_offset(Buf *b, const char *v, int64_t off);
 /* Parts of a split loop: regions anchored at west/east (south/north) edges do not hold there.
  * FPO_ROW_S (FPO_ROW_N) | FPO_ROW(o): the row is j_start + o (j_end + o) of a tile too large
  * for the other edge's regions: the south/north regions holding there run without a test,

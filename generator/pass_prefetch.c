@@ -47,7 +47,6 @@ void fpo_pass_prefetch(Sched *s) {
                     G->fetch = fpo_new(sizeof(Fetch) * (size_t)s->nslots);
                 G->fetch[x] = (Fetch){true, dj, dk};
             }
-
         }
     }
 }

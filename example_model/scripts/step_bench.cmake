@@ -2,10 +2,10 @@
 # fills, the sweeps) fused against unfused, the two builds taking turns ROUNDS times in one
 # go, and prints each round's time per step, their ratio and rank 0's memory on huge pages,
 # then each build's best round and their ratio (cmake -P; the build's `model_bench` target
-# runs it). It fails only when the two builds' h differ in a bit, never on speed. Needs MPIEXEC, NPFLAG, PREFLAGS, POSTFLAGS (FindMPI's), EXE,
-# UNFUSED; optional N (96), NZ (64), STEPS (40), ROUNDS (3), NP (6). The run lasts STEPS steps
-# of the model's own time step at N (12 days in 6 N steps: 1800 s at N = 96). Lists come
-# separated by '|'.
+# runs it). It fails only when the two builds' h differ in a bit, never on speed. Needs
+# MPIEXEC, NPFLAG, PREFLAGS, POSTFLAGS (FindMPI's), EXE, UNFUSED; optional N (96), NZ (64),
+# STEPS (40), ROUNDS (3), NP (6). The run lasts STEPS steps of the model's own time step at N
+# (12 days in 6 N steps: 1800 s at N = 96). Lists come separated by '|'.
 cmake_minimum_required(VERSION 3.25)
 foreach(v N:96 NZ:64 STEPS:40 ROUNDS:3 NP:6)
   string(REPLACE ":" ";" kv "${v}")

@@ -101,9 +101,9 @@ static double triad(size_t n, int reps) {
  * indices (noise: rougher than any real field, so the branches of the edge columns' selects,
  * fpo_pick_*, miss often here); the FPO forms get q with the corners copied as the model's
  * step copies them (qy: for the y-sweeps, q: then for the x-sweeps), which the reference
- * does itself. After one step from the same start the
- * three must give the same bits; after all steps fused and unfused must (the hand-written one
- * then differs, since tp_step reads qy as given while the reference copies q's corners anew). */
+ * does itself. After one step from the same start the three must give the same bits; after
+ * all steps fused and unfused must (the hand-written one then differs, since tp_step reads qy
+ * as given while the reference copies q's corners anew). */
 typedef struct tp_figures {
     double fused, unfused, hand;   /* best step, seconds */
     double fused_in, unfused_in;   /* ... on a rank inside its tile (no tile-edge code) */

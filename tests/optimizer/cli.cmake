@@ -183,7 +183,7 @@ gen(0 -o "${DIR}/step_nofetch" -p em_step --disable-pass prefetch --dump-ir-afte
 file(READ "${DIR}/step_nofetch.json" json)
 string(JSON n0 GET "${json}" schedule blocks 0 groups 0 prefetch)
 file(READ "${DIR}/step_fetch/em_step.interior.c" c)
-string(REGEX MATCHALL "fpo_fetch_row_\\(&p->f\\.[a-z]+, sizeof\\(double\\), fpo_r \\+ p->fetch_rows" fetches "${c}")
+string(REGEX MATCHALL "fpo_fetch_row_\\(&p->f\\.[a-z]+, sizeof\\(double\\), \\(?fpo_r \\+ p->fetch_rows" fetches "${c}")
 list(LENGTH fetches nfetch)
 file(READ "${DIR}/step_nofetch/em_step.interior.c" c)
 string(FIND "${c}" "fpo_fetch_row_(" nofetch)
