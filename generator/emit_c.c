@@ -63,8 +63,8 @@ typedef struct Emit {
     unsigned known, edges;   /* the variant's class: tile edges known (EDGE_*), and which of
                               * those the rank touches; unknown edges are tested at run time */
     Sched *sched;            /* fused: blocks of stages come from emit_fused.c */
-    unsigned drop;           /* FPO_DROP_*: regions anchored at these edges do not hold at the
-                              * points being emitted (a split loop's part) and are left out */
+    unsigned where;          /* where in a split loop the points being emitted run (opt.h:
+                              * FPO_DROP_*, FPO_ROW_*, FPO_ONE_AT_A_TIME) */
 } Emit;
 
 static void ind(Emit *e) {
@@ -283,7 +283,7 @@ static bool selectable(Node *n) {
  * loop), fpo_pick_* (a plain conditional, which compilers may branch on; program_impl.h.in
  * says why). The same value either way. */
 static const char *sel_fn(Emit *e) {
-    return e->drop & FPO_ONE_AT_A_TIME ? "fpo_pick" : "fpo_sel";
+    return e->where & FPO_ONE_AT_A_TIME ? "fpo_pick" : "fpo_sel";
 }
 
 static void emit_expr(Emit *e, Node *n) {
@@ -432,14 +432,14 @@ static bool if_select(Node *n) {
            cheap(f->rhs);
 }
 
-/* In a row version (e->drop: FPO_ROW_S or FPO_ROW_N and the row's offset), whether region n
+/* In a row version (e->where: FPO_ROW_S or FPO_ROW_N and the row's offset), whether region n
  * holds in the row: 1, 0; -1 when n is no south or north region or the row is any row. */
 static int row_holds(Emit *e, Node *n) {
     unsigned need = region_edge(&n->reg[1], 1);
-    if (!(e->drop & (FPO_ROW_S | FPO_ROW_N)) || !need)
+    if (!(e->where & (FPO_ROW_S | FPO_ROW_N)) || !need)
         return -1;
-    int o = FPO_ROW_OFF(e->drop);
-    return (need == EDGE_S) == !!(e->drop & FPO_ROW_S) && n->reg[1].lo <= o && o < n->reg[1].hi;
+    int o = FPO_ROW_OFF(e->where);
+    return (need == EDGE_S) == !!(e->where & FPO_ROW_S) && n->reg[1].lo <= o && o < n->reg[1].hi;
 }
 
 /* Whether statement n (and the rest of its list, with `list`) only sets floating-point
@@ -520,8 +520,8 @@ static void emit_if_selects(Emit *e, Node *n, const char *guard, int d) {
 static bool region_emitted(Emit *e, Node *n) {
     if (!region_held(e, n))
         return false;   /* pruned: no rank of this class holds its points */
-    if (((e->drop & FPO_DROP_WE) && region_edge(&n->reg[0], 0)) ||
-        ((e->drop & FPO_DROP_SN) && region_edge(&n->reg[1], 1)))
+    if (((e->where & FPO_DROP_WE) && region_edge(&n->reg[0], 0)) ||
+        ((e->where & FPO_DROP_SN) && region_edge(&n->reg[1], 1)))
         return false;   /* a part of a split loop where no such region holds */
     return row_holds(e, n) != 0;   /* a row version: a south or north region not in its row */
 }
@@ -640,8 +640,8 @@ static bool reads(Emit *e, Node *n, Var *v) {
 }
 
 /* A group's statements `body` at one point, at e's indent: the stencil's per-point locals
- * they use, declared, then the statements (e->drop: regions left out in this part of a split
- * loop). */
+ * they use, declared, then the statements (e->where: the part of a split loop they run in,
+ * which leaves regions out). */
 static void emit_point_body(Emit *e, Decl *st, Node *body) {
     for (int l = 0; l < st->nlocals; l++)
         if (uses(e, body, st->locals[l])) {
@@ -656,14 +656,14 @@ static void emit_point_body(Emit *e, Decl *st, Node *body) {
 }
 
 /* For emit_fused.c: the statements `body` of stencil st at one point, in the state `ctx` (an
- * Emit: the variant's class) gives; `drop`: the part of a split loop they run in
+ * Emit: the variant's class) gives; `where`: the part of a split loop they run in
  * (fpo_c_iloop). */
-void fpo_c_point(Buf *b, Decl *st, Node *body, int indent, const void *ctx, unsigned drop) {
+void fpo_c_point(Buf *b, Decl *st, Node *body, int indent, const void *ctx, unsigned where) {
     Emit e = *(const Emit *)ctx;
     e.b = b;
     e.st = st;
     e.indent = indent;
-    e.drop = drop;
+    e.where = where;
     emit_point_body(&e, st, body);
 }
 /* ---- I loops split at tile-edge regions ---- */
@@ -741,10 +741,10 @@ static void row_set(Emit *e, Node *n, RowSet *r) {
     }
 }
 
-/* The I loop of one row, split at the west and east regions (fpo_c_iloop); `drop`: what the
- * row leaves out already. */
+/* The I loop of one row, split at the west and east regions (fpo_c_iloop); `where`: where the
+ * row runs already (the regions it leaves out, its row version). */
 static void isplit(Emit *e, Buf *b, Node **bodies, int nbodies, const char *ib, const char *ie,
-                   int depth, unsigned drop, bool indep, FpoPointFn *point, void *arg) {
+                   int depth, unsigned where, bool indep, FpoPointFn *point, void *arg) {
     Buf bounds = {0};   /* the bounds' tests, written before the loops */
     e->b = &bounds;
     e->indent = depth + 1;
@@ -760,7 +760,7 @@ static void isplit(Emit *e, Buf *b, Node **bodies, int nbodies, const char *ib, 
         }
         ind(e);
         buf_printf(b, "for (int64_t i = %s; i < %s; i++) {\n", ib, ie);
-        point(b, depth + 1, drop, arg);
+        point(b, depth + 1, where, arg);
         ind(e);
         buf_add(b, "}\n");
         return;
@@ -770,7 +770,7 @@ static void isplit(Emit *e, Buf *b, Node **bodies, int nbodies, const char *ib, 
     for (int k = 0; k < nbodies; k++)
         for (Node *n = bodies[k]; n; n = n->next)
             middle |= n->kind != ND_REGION || (region_held(e, n) && !region_edge(&n->reg[0], 0) &&
-                                               !((drop & FPO_DROP_SN) && region_edge(&n->reg[1], 1)));
+                                               !((where & FPO_DROP_SN) && region_edge(&n->reg[1], 1)));
     ind(e);
     buf_printf(b, "{   /* I split at the tile-edge regions (%d): their columns, the middle "
                   "without them%s, their columns */\n", nr, middle ? "" : " (nothing to run)");
@@ -793,7 +793,7 @@ static void isplit(Emit *e, Buf *b, Node **bodies, int nbodies, const char *ib, 
         ind(e);
         buf_printf(b, "for (int64_t i = %s; i < %s; i++) {\n", lo[part], hi[part]);
         /* the middle without edge regions; the edge columns branch on them, scalar code */
-        point(b, depth + 2, drop | (part == 1 ? FPO_DROP_WE : FPO_ONE_AT_A_TIME), arg);
+        point(b, depth + 2, where | (part == 1 ? FPO_DROP_WE : FPO_ONE_AT_A_TIME), arg);
         ind(e);
         buf_add(b, "}\n");
     }
@@ -978,14 +978,14 @@ typedef struct GroupPoint {
     Node *first;
 } GroupPoint;
 
-static void group_point(Buf *b, int depth, unsigned drop, void *arg) {
+static void group_point(Buf *b, int depth, unsigned where, void *arg) {
     GroupPoint *gp = arg;
     Emit *e = gp->e;
     (void)b;   /* e->b */
     e->indent = depth;
-    e->drop = drop;
+    e->where = where;
     emit_point_body(e, e->st, gp->first);
-    e->drop = 0;
+    e->where = 0;
 }
 
 /* One loop nest over J and I (and K when `par`) running statements of a group. */

@@ -82,15 +82,15 @@ static Node *stmts(Sub *m, Interval *iv, int first, int count) {
     return c;
 }
 
-/* One nest's statements at a point: its per-point locals, then the statements (`drop`: the
+/* One nest's statements at a point: its per-point locals, then the statements (`where`: the
  * regions left out in this part of a split loop, see fpo_c_iloop). */
 static void emit_point(Buf *b, Sub *m, Unit *u, int first, int count, int depth,
-                       unsigned drop) {
+                       unsigned where) {
     Interval *iv = &u->st->comps[u->comp].ivs[u->iv];
     Node *body = stmts(m, iv, first, count);
     ind(b, depth);
     buf_printf(b, "{   /* %s */\n", u->st->name);
-    fpo_c_point(b, u->st, body, depth + 1, m->ctx, drop);
+    fpo_c_point(b, u->st, body, depth + 1, m->ctx, where);
     ind(b, depth);
     buf_add(b, "}\n");
 }
@@ -123,7 +123,7 @@ static void add_pt(Points *ps, Unit *u, int first, int count) {
     ps->pt[ps->n++] = (Pt){u, first, count, NULL};
 }
 
-static void points(Buf *b, int depth, unsigned drop, void *arg) {
+static void points(Buf *b, int depth, unsigned where, void *arg) {
     Points *ps = arg;
     if (ps->pre)
         for (const char *l = ps->pre; *l;) {
@@ -139,7 +139,7 @@ static void points(Buf *b, int depth, unsigned drop, void *arg) {
             ind(b, depth);
             buf_printf(b, "if (%s) {   /* points of this nest only */\n", g);
         }
-        emit_point(b, ps->m, ps->pt[k].u, ps->pt[k].first, ps->pt[k].count, depth + !!g, drop);
+        emit_point(b, ps->m, ps->pt[k].u, ps->pt[k].first, ps->pt[k].count, depth + !!g, where);
         if (g) {
             ind(b, depth);
             buf_add(b, "}\n");

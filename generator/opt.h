@@ -189,7 +189,8 @@ char *fpo_sched_dot(Sched *s);
 void fpo_c_expr(Buf *b, Node *n);
 /* v plus off as C text: "(v + off)", "(v - |off|)", or v. */
 void fpo_c_offset(Buf *b, const char *v, int64_t off);
-/* Parts of a split loop: regions anchored at west/east (south/north) edges do not hold there.
+/* Where in a split loop points run (`where`, flags). FPO_DROP_WE (FPO_DROP_SN): regions
+ * anchored at west/east (south/north) edges do not hold there.
  * FPO_ROW_S (FPO_ROW_N) | FPO_ROW(o): the row is j_start + o (j_end + o) of a tile too large
  * for the other edge's regions: the south/north regions holding there run without a test,
  * the others are left out (fpo_c_iloop). FPO_ONE_AT_A_TIME: the points run in a loop that
@@ -197,10 +198,11 @@ void fpo_c_offset(Buf *b, const char *v, int64_t off);
  * written for scalar code (fpo_pick_*). */
 enum { FPO_DROP_WE = 1, FPO_DROP_SN = 2, FPO_ROW_S = 4, FPO_ROW_N = 8, FPO_ONE_AT_A_TIME = 16 };
 #define FPO_ROW(o) ((unsigned)((o) + 128) << 8)
-#define FPO_ROW_OFF(drop) ((int)(((drop) >> 8) & 255u) - 128)
-void fpo_c_point(Buf *b, Decl *st, Node *body, int indent, const void *ctx, unsigned drop);
-/* One point of an I loop: statements at `depth`, leaving out the regions `drop` says. */
-typedef void FpoPointFn(Buf *b, int depth, unsigned drop, void *arg);
+#define FPO_ROW_OFF(where) ((int)(((where) >> 8) & 255u) - 128)
+void fpo_c_point(Buf *b, Decl *st, Node *body, int indent, const void *ctx, unsigned where);
+/* One point of an I loop: statements at `depth`, run where `where` says (leaving out the
+ * regions it drops). */
+typedef void FpoPointFn(Buf *b, int depth, unsigned where, void *arg);
 /* `indep`: no point of the loop reads what another point writes (FPO_IVDEP, see there). */
 void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char *ib,
                  const char *ie, int depth, bool indep, FpoPointFn *point, void *arg);
