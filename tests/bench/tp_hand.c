@@ -5,6 +5,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 int tp_hand_open(tp_hand *t, int n, int nz) {
     memset(t, 0, sizeof *t);
@@ -18,12 +21,24 @@ int tp_hand_open(tp_hand *t, int n, int nz) {
     double **a3[] = {&t->q, &t->crx, &t->cry, &t->xfx, &t->yfx};
     for (size_t a = 0; a < sizeof a3 / sizeof *a3; a++)
         *a3[a] = calloc(n3, sizeof(double));
-    double **a2[] = {&g->area, &g->rarea, &g->dxa, &g->dya, &t->ra_x, &t->ra_y};
+    double **a2[] = {&g->area, &g->rarea, &g->dxa, &g->dya};
     for (size_t a = 0; a < sizeof a2 / sizeof *a2; a++)
         *a2[a] = calloc(t->plane, sizeof(double));
-    em_error err;
     int ok = t->q && t->crx && t->cry && t->xfx && t->yfx && g->area && g->rarea && g->dxa &&
-             g->dya && t->ra_x && t->ra_y && em_tp_work_init(g, &t->wk, &err) == EM_OK;
+             g->dya;
+    t->nthreads = 1;
+#ifdef _OPENMP
+    t->nthreads = omp_get_max_threads();
+#endif
+    t->th = calloc((size_t)t->nthreads, sizeof *t->th);
+    ok = ok && t->th;
+    for (int r = 0; ok && r < t->nthreads; r++) {
+        tp_hand_thread *th = &t->th[r];
+        em_error err;
+        th->ra_x = calloc(t->plane, sizeof(double));
+        th->ra_y = calloc(t->plane, sizeof(double));
+        ok = th->ra_x && th->ra_y && em_tp_work_init(g, &th->wk, &err) == EM_OK;
+    }
     return ok ? 0 : 1;
 }
 
@@ -31,7 +46,14 @@ void tp_hand_step(tp_hand *t) {
     const em_grid *g = &t->g;
     int n = t->n, h = EM_TP_HALO;
     ptrdiff_t sx = g->sx;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(t->nthreads)
+#endif
     for (int k = 0; k < t->nz; k++) {
+        tp_hand_thread *th = t->th;
+#ifdef _OPENMP
+        th += omp_get_thread_num();
+#endif
         size_t off = (size_t)k * t->plane;
         double *q = t->q + off;
         const double *xfx = t->xfx + off, *yfx = t->yfx + off;
@@ -39,32 +61,39 @@ void tp_hand_step(tp_hand *t) {
         for (int j = -h; j < n + h; j++)
             for (int i = 0; i < n; i++) {
                 size_t at = EM_AT(g, i, j);
-                t->ra_x[at] = g->area[at] + xfx[at] - xfx[at + 1];
+                th->ra_x[at] = g->area[at] + xfx[at] - xfx[at + 1];
             }
         for (int j = 0; j < n; j++)
             for (int i = -h; i < n + h; i++) {
                 size_t at = EM_AT(g, i, j);
-                t->ra_y[at] = g->area[at] + yfx[at] - yfx[at + sx];
+                th->ra_y[at] = g->area[at] + yfx[at] - yfx[at + sx];
             }
-        t->w.crx[0] = t->crx + off, t->w.cry[0] = t->cry + off;
-        t->w.xfx[0] = t->xfx + off, t->w.yfx[0] = t->yfx + off;
-        t->w.ra_x[0] = t->ra_x, t->w.ra_y[0] = t->ra_y;
-        em_fv_tp_2d(g, q, &t->w, 0, EM_PPM_MONO, &t->wk);
+        th->w.crx[0] = t->crx + off, th->w.cry[0] = t->cry + off;
+        th->w.xfx[0] = t->xfx + off, th->w.yfx[0] = t->yfx + off;
+        th->w.ra_x[0] = th->ra_x, th->w.ra_y[0] = th->ra_y;
+        em_fv_tp_2d(g, q, &th->w, 0, EM_PPM_MONO, &th->wk);
         for (int j = 0; j < n; j++)
             for (int i = 0; i < n; i++) {
                 size_t at = EM_AT(g, i, j);
-                q[at] += (t->wk.fx[at] - t->wk.fx[at + 1] + t->wk.fy[at] - t->wk.fy[at + sx]) *
+                q[at] += (th->wk.fx[at] - th->wk.fx[at + 1] + th->wk.fy[at] -
+                          th->wk.fy[at + sx]) *
                          g->rarea[at];
             }
     }
 }
 
-size_t tp_hand_bytes(const tp_hand *t) { return (2 + 7) * t->plane * sizeof(double); }
+size_t tp_hand_bytes(const tp_hand *t) {
+    return (size_t)t->nthreads * (2 + 7) * t->plane * sizeof(double);
+}
 
 void tp_hand_close(tp_hand *t) {
-    em_tp_work_free(&t->wk);
+    for (int r = 0; t->th && r < t->nthreads; r++) {
+        em_tp_work_free(&t->th[r].wk);
+        free(t->th[r].ra_x), free(t->th[r].ra_y);
+    }
+    free(t->th);
     double *a[] = {t->q, t->crx, t->cry, t->xfx, t->yfx, t->g.area, t->g.rarea, t->g.dxa,
-                   t->g.dya, t->ra_x, t->ra_y};
+                   t->g.dya};
     for (size_t k = 0; k < sizeof a / sizeof *a; k++)
         free(a[k]);
 }
