@@ -124,8 +124,12 @@ static int parse_args(int argc, char **argv, Options *o) {
         }
         if (!strcmp(a, "--disable-pass") || !strcmp(a, "--dump-ir-after")) {
             int pass = i + 1 < argc ? fpo_pass_find(argv[i + 1]) : -1;
-            if (pass < 0)
-                return usage_error("option '%s' needs a pass: corners, extent, fuse, column, merge, shrink, rows, join, pool", a);
+            if (pass < 0) {
+                Buf names = {0};   /* every pass, from pipeline.c's list */
+                for (int p = 0; p < PASS_COUNT; p++)
+                    buf_printf(&names, "%s%s", p ? ", " : "", fpo_pass_names[p]);
+                return usage_error(fpo_fmt("option '%%s' needs a pass: %s", names.s), a);
+            }
             i++;
             if (a[2] == 'd' && a[3] == 'i') {
                 o->pipe.off[pass] = true;

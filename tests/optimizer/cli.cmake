@@ -224,6 +224,10 @@ if(npick_all LESS 1 OR NOT npick_in EQUAL 0 OR nsel_in LESS 1)
                       "and ${nsel_in} blends inside a tile")
 endif()
 gen(2 --disable-pass nosuch "${SOURCE}")
+# ... naming every pass it knows, in pipeline order
+if(NOT out MATCHES "needs a pass: corners, extent, fuse, column, merge, shrink, rows, join, kcache, stream, prefetch, width, pool\n")
+  message(FATAL_ERROR "--disable-pass nosuch: ${out}")
+endif()
 gen(2 --mode sideways "${SOURCE}")
 # Zero cost: without --instrument, no check, clock or print is in the generated code.
 file(READ "${DIR}/report/chain_step.all.c" c)   # the run body is in the variant source
