@@ -60,6 +60,15 @@ static int usage_error(const char *fmt, const char *arg) {
     return 2;
 }
 
+/* The names of pipeline.c's passes, comma-separated: all, or only those off by default. */
+static const char *pass_list(bool off_only) {
+    Buf b = {0};
+    for (int p = 0; p < PASS_COUNT; p++)
+        if (!off_only || !fpo_pass_default[p])
+            buf_printf(&b, "%s%s", b.s ? ", " : "", fpo_pass_names[p]);
+    return b.s;
+}
+
 /* One --instrument CHECK; -1 if it is none of them. */
 static int parse_instrument(const char *c, Instrument *ins) {
     long long at[3];
@@ -117,19 +126,17 @@ static int parse_args(int argc, char **argv, Options *o) {
         if (!strcmp(a, "--enable-pass")) {
             int pass = i + 1 < argc ? fpo_pass_find(argv[i + 1]) : -1;
             if (pass < 0 || fpo_pass_default[pass])
-                return usage_error("option '%s' needs a pass that is off by default: join", a);
+                return usage_error(
+                    fpo_fmt("option '%%s' needs a pass that is off by default: %s", pass_list(true)),
+                    a);
             o->pipe.en[pass] = true;
             i++;
             continue;
         }
         if (!strcmp(a, "--disable-pass") || !strcmp(a, "--dump-ir-after")) {
             int pass = i + 1 < argc ? fpo_pass_find(argv[i + 1]) : -1;
-            if (pass < 0) {
-                Buf names = {0};   /* every pass, from pipeline.c's list */
-                for (int p = 0; p < PASS_COUNT; p++)
-                    buf_printf(&names, "%s%s", p ? ", " : "", fpo_pass_names[p]);
-                return usage_error(fpo_fmt("option '%%s' needs a pass: %s", names.s), a);
-            }
+            if (pass < 0)
+                return usage_error(fpo_fmt("option '%%s' needs a pass: %s", pass_list(false)), a);
             i++;
             if (a[2] == 'd' && a[3] == 'i') {
                 o->pipe.off[pass] = true;

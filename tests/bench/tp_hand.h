@@ -7,8 +7,6 @@
 
 #include "em.h"
 
-/* Every array holds nz levels (2D ones one) of (n + 7)^2 points: i, j in [-3, n + 4), I
- * fastest (EM_AT with halo 3). */
 /* What one thread works in: a level at a time. */
 typedef struct tp_hand_thread {
     em_tp_winds w;    /* tile 0: the level's arrays */
@@ -16,6 +14,8 @@ typedef struct tp_hand_thread {
     double *ra_x, *ra_y;
 } tp_hand_thread;
 
+/* Every array holds nz levels (2D ones one) of (n + 7)^2 points: i, j in [-3, n + 4), I
+ * fastest (EM_AT with halo 3). */
 typedef struct tp_hand {
     int n, nz, nthreads;
     size_t plane;
@@ -29,7 +29,8 @@ typedef struct tp_hand {
 int tp_hand_open(tp_hand *t, int n, int nz);
 /* One step: per level the swept areas, fv_tp_2d (hord 8) and the flux-form update of q. */
 void tp_hand_step(tp_hand *t);
-size_t tp_hand_bytes(const tp_hand *t);   /* its work arrays (swept areas, em_tp_work), all threads' */
+/* Its work arrays (swept areas, em_tp_work), all threads'. */
+size_t tp_hand_bytes(const tp_hand *t);
 void tp_hand_close(tp_hand *t);
 
 #endif

@@ -88,6 +88,9 @@ if(NOT joined OR NOT array LESS 0)
   message(FATAL_ERROR "join.json: joined ${joined}, an array at ${array}")
 endif()
 gen(2 --enable-pass rows "${SOURCE}")   # on already
+if(NOT out MATCHES "needs a pass that is off by default: join\n")
+  message(FATAL_ERROR "--enable-pass rows: ${out}")
+endif()
 without(rows "\"ring\": 2")
 # After kcache: the clip (positive) runs inside the solver's BACKWARD sweep, and the solution
 # qv, read there only a level behind, is a ring of 2 levels; the forward sweep's cp and dp
