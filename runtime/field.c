@@ -45,6 +45,11 @@ fpo_field fpo_field_make(void *data, fpo_dtype dtype, fpo_axes axes, const int64
     return f;
 }
 
+fpo_field fpo_field_on_device(fpo_field f) {
+    f.space = FPO_DEVICE;
+    return f;
+}
+
 fpo_field fpo_field_3d(void *data, fpo_dtype dtype, int64_t ilo, int64_t ihi, int64_t jlo,
                        int64_t jhi, int64_t klo, int64_t khi) {
     int64_t lo[3] = {ilo, jlo, klo}, hi[3] = {ihi, jhi, khi};

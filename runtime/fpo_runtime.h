@@ -15,6 +15,10 @@ typedef enum fpo_dtype { FPO_F32, FPO_F64, FPO_I32, FPO_BOOL } fpo_dtype;
 /* Axes a field has: FPO_IJK (3D), FPO_IJ (2D), FPO_K (1D). */
 typedef enum fpo_axes { FPO_IJK, FPO_IJ, FPO_K } fpo_axes;
 
+/* Which memory a field's data is in: the host's (the C back end's), or a CUDA device's
+ * (cudaMalloc or cudaMallocManaged: the CUDA back end's). */
+typedef enum fpo_space { FPO_HOST, FPO_DEVICE } fpo_space;
+
 typedef enum fpo_status {
     FPO_OK = 0,
     FPO_EINVAL,   /* a bad argument (null pointer, negative size, ...) */
@@ -41,6 +45,7 @@ typedef struct fpo_field {
     fpo_axes axes;
     int64_t lo[3], hi[3];
     int64_t stride[3];
+    fpo_space space;   /* FPO_HOST (0, what fpo_field_make gives) or FPO_DEVICE */
 } fpo_field;
 
 /* The rank's domain: compute-domain sizes, and where it sits on its tile (for regions). */
@@ -58,7 +63,9 @@ typedef struct fpo_options {
     void *user;                          /* given to host callbacks as their first argument */
     const char *variant;                 /* force the variant of this class ("sw", "all", ...)
                                           * instead of the domain's: for tests */
-    const char *backend;                 /* refuse to open unless this back end was built */
+    const char *backend;                 /* the back end to run: "c" or "cuda" (refused unless
+                                          * built); NULL: FPO_BACKEND from the environment,
+                                          * else "c" */
 } fpo_options;
 
 /* A domain that is a whole tile: i0 = j0 = 0, tile_nx = nx, tile_ny = ny, tile 0. */
@@ -79,6 +86,9 @@ fpo_field fpo_field_3d(void *data, fpo_dtype dtype, int64_t ilo, int64_t ihi, in
 fpo_field fpo_field_2d(void *data, fpo_dtype dtype, int64_t ilo, int64_t ihi, int64_t jlo,
                        int64_t jhi);
 fpo_field fpo_field_1d(void *data, fpo_dtype dtype, int64_t klo, int64_t khi);
+
+/* `f` with its data in a CUDA device's memory (space FPO_DEVICE). */
+fpo_field fpo_field_on_device(fpo_field f);
 
 /* Size in bytes of one element of `dtype`. */
 size_t fpo_dtype_size(fpo_dtype dtype);

@@ -1,0 +1,167 @@
+/* cuda.cu: the CUDA back end's host side (fpo_cuda.h) on the CUDA runtime: a program's stream,
+ * its device pool, the graph of its run, launch errors. Library fpo_runtime_cuda. */
+#include "fpo_cuda.h"
+
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { FPO_CUDA_KEY = 256 };   /* run's scalar arguments, in bytes, that a graph can be kept for */
+
+struct fpo_cuda {
+    cudaStream_t stream;
+    void *pool;
+    cudaGraphExec_t exec;      /* the last run, captured; NULL: none */
+    unsigned char key[FPO_CUDA_KEY];
+    size_t nkey;
+    cudaError_t first;         /* the first failed launch since the last status */
+    const char *what;
+};
+
+extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, fpo_error *err) {
+    *out = NULL;
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0) {
+        cudaGetLastError();
+        return fpo_fail(err, FPO_EMISMATCH,
+                        "%s: the CUDA back end needs a CUDA device, and none can be used here "
+                        "(%s); run the C back end (fpo_options.backend \"c\", or FPO_BACKEND=c)",
+                        program, e != cudaSuccess ? cudaGetErrorString(e) : "no device found");
+    }
+    fpo_cuda *c = (fpo_cuda *)calloc(1, sizeof *c);
+    if (!c)
+        return fpo_fail(err, FPO_ENOMEM, "%s_open: out of memory", program);
+    /* A blocking stream: work the caller queues on the legacy default stream (a plain
+     * cudaMemcpy of a result) waits for the run. */
+    e = cudaStreamCreate(&c->stream);
+    if (e != cudaSuccess) {
+        free(c);
+        return fpo_fail(err, FPO_EMISMATCH, "%s_open: cudaStreamCreate: %s", program,
+                        cudaGetErrorString(e));
+    }
+    *out = c;
+    return FPO_OK;
+}
+
+extern "C" void fpo_cuda_close(fpo_cuda *c) {
+    if (!c)
+        return;
+    cudaStreamSynchronize(c->stream);
+    if (c->exec)
+        cudaGraphExecDestroy(c->exec);
+    cudaFree(c->pool);
+    cudaStreamDestroy(c->stream);
+    free(c);
+}
+
+extern "C" fpo_status fpo_cuda_pool(fpo_cuda *c, size_t bytes, void **pool, const char *program,
+                                    fpo_error *err) {
+    cudaError_t e = cudaMalloc(&c->pool, bytes ? bytes : 1);
+    if (e == cudaSuccess)
+        e = cudaMemset(c->pool, 0, bytes ? bytes : 1);
+    if (e == cudaSuccess)
+        e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        return fpo_fail(err, FPO_ENOMEM, "%s_open: %zu bytes of device memory for the "
+                        "temporaries: %s", program, bytes, cudaGetErrorString(e));
+    }
+    *pool = c->pool;
+    return FPO_OK;
+}
+
+extern "C" fpo_status fpo_cuda_check_field(const fpo_cuda *c, const fpo_field *f,
+                                           const char *program, const char *name,
+                                           fpo_error *err) {
+    (void)c;
+    cudaPointerAttributes a;
+    cudaError_t e = cudaPointerGetAttributes(&a, f->data);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        return fpo_fail(err, FPO_EINVAL, "%s: field '%s': cudaPointerGetAttributes: %s",
+                        program, name, cudaGetErrorString(e));
+    }
+    if (a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged)
+        return fpo_fail(err, FPO_EINVAL,
+                        "%s: field '%s' is marked FPO_DEVICE but its data is host memory; the "
+                        "CUDA back end takes fields in device memory (cudaMalloc or "
+                        "cudaMallocManaged)",
+                        program, name);
+    return FPO_OK;
+}
+
+extern "C" void *fpo_cuda_stream(const fpo_cuda *c) { return (void *)c->stream; }
+
+extern "C" int fpo_cuda_replay(fpo_cuda *c, const void *key, size_t n) {
+    if (!c->exec || n != c->nkey || memcmp(key, c->key, n))
+        return 0;
+    cudaError_t e = cudaGraphLaunch(c->exec, c->stream);
+    if (e != cudaSuccess && c->first == cudaSuccess)
+        c->first = e, c->what = "the run's CUDA graph";
+    return 1;
+}
+
+extern "C" int fpo_cuda_capture(fpo_cuda *c) {
+    return cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess;
+}
+
+extern "C" int fpo_cuda_captured(fpo_cuda *c, const void *key, size_t n) {
+    cudaGraph_t g = NULL;
+    cudaGraphExec_t exec = NULL;
+    cudaError_t e = cudaStreamEndCapture(c->stream, &g);
+    if (e == cudaSuccess && c->first == cudaSuccess)
+        e = cudaGraphInstantiate(&exec, g, 0);
+    if (g)
+        cudaGraphDestroy(g);
+    if (e != cudaSuccess || c->first != cudaSuccess || !exec) {
+        cudaGetLastError();
+        c->first = cudaSuccess;   /* the plain launches that follow say what fails */
+        return 0;
+    }
+    fpo_cuda_forget(c);
+    c->exec = exec;
+    if (n <= FPO_CUDA_KEY) {
+        memcpy(c->key, key, n);
+        c->nkey = n;
+    }
+    e = cudaGraphLaunch(c->exec, c->stream);
+    if (e != cudaSuccess)
+        c->first = e, c->what = "the run's CUDA graph";
+    if (n > FPO_CUDA_KEY)
+        fpo_cuda_forget(c);   /* too many arguments to compare: captured again each run */
+    return 1;
+}
+
+extern "C" void fpo_cuda_forget(fpo_cuda *c) {
+    if (c->exec)
+        cudaGraphExecDestroy(c->exec);
+    c->exec = NULL;
+    c->nkey = 0;
+}
+
+extern "C" void fpo_cuda_launched(fpo_cuda *c, const char *what) {
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess && c->first == cudaSuccess)
+        c->first = e, c->what = what;
+}
+
+extern "C" fpo_status fpo_cuda_status(fpo_cuda *c, const char *program, fpo_error *err) {
+    if (c->first == cudaSuccess)
+        return FPO_OK;
+    cudaError_t e = c->first;
+    c->first = cudaSuccess;
+    return fpo_fail(err, FPO_ECHECK, "%s_run: launching %s failed: %s", program, c->what,
+                    cudaGetErrorString(e));
+}
+
+extern "C" fpo_status fpo_cuda_wait(fpo_cuda *c, const char *program, fpo_error *err) {
+    fpo_status st = fpo_cuda_status(c, program, err);
+    if (st)
+        return st;
+    cudaError_t e = cudaStreamSynchronize(c->stream);
+    if (e != cudaSuccess)
+        return fpo_fail(err, FPO_ECHECK, "%s_wait: the run failed on the device: %s", program,
+                        cudaGetErrorString(e));
+    return FPO_OK;
+}

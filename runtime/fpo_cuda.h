@@ -1,0 +1,56 @@
+/* fpo_cuda.h: what the CUDA back end's generated code calls on the host: a program's device
+ * state (its stream, its pool of temporaries, the CUDA graph of its last run), the checks open
+ * makes, and launch errors. C declarations; runtime/cuda.cu implements them with the CUDA
+ * runtime (library fpo_runtime_cuda), runtime/cuda_emu.c on the host for the emulated build
+ * (fpo_runtime_cuda_emu: kernels run as loops, for checking without a GPU). */
+#ifndef FPO_CUDA_H
+#define FPO_CUDA_H
+
+#include "fpo_runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fpo_cuda fpo_cuda;
+
+/* A program's device state on the current device: refused (FPO_EMISMATCH) where no CUDA
+ * device can be used, naming the reason. */
+fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, fpo_error *err);
+/* Frees the pool, the graph and the stream; NULL is allowed. */
+void fpo_cuda_close(fpo_cuda *c);
+
+/* The pool of temporaries: `bytes` of device memory, zeroed, freed by fpo_cuda_close. */
+fpo_status fpo_cuda_pool(fpo_cuda *c, size_t bytes, void **pool, const char *program,
+                         fpo_error *err);
+
+/* A field given to the CUDA back end must be in device (or managed) memory. */
+fpo_status fpo_cuda_check_field(const fpo_cuda *c, const fpo_field *f, const char *program,
+                                const char *name, fpo_error *err);
+
+/* The stream a program's kernels run on (a cudaStream_t). */
+void *fpo_cuda_stream(const fpo_cuda *c);
+
+/* A run is captured as a CUDA graph the first time and replayed after, as long as run's scalar
+ * arguments (`key`, their bytes) and the fields stay the same:
+ *   if (fpo_cuda_replay(c, key, n)) -> the graph was launched;
+ *   else if (fpo_cuda_capture(c)) { launches...; fpo_cuda_captured(c, key, n) -> launched }
+ *   else plain launches. */
+int fpo_cuda_replay(fpo_cuda *c, const void *key, size_t n);
+int fpo_cuda_capture(fpo_cuda *c);
+int fpo_cuda_captured(fpo_cuda *c, const void *key, size_t n);
+/* Forget the graph (bind gave other fields). */
+void fpo_cuda_forget(fpo_cuda *c);
+
+/* After each launch: records the first failed one (`what`: the stencil and its .fpo line). */
+void fpo_cuda_launched(fpo_cuda *c, const char *what);
+/* The first launch error since the last call (then forgotten), as a status and message. */
+fpo_status fpo_cuda_status(fpo_cuda *c, const char *program, fpo_error *err);
+/* Wait for the work queued on the program's stream; report what failed in it. */
+fpo_status fpo_cuda_wait(fpo_cuda *c, const char *program, fpo_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

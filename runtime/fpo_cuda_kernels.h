@@ -1,0 +1,92 @@
+/* fpo_cuda_kernels.h: what the generated .cu sources need besides the program's own header:
+ * kernel qualifiers and the launch of a kernel over a box of points. Compiled by nvcc, it is
+ * CUDA; compiled as C with FPO_CUDA_EMULATE defined (the emulated build, runtime/cuda_emu.c),
+ * a launch runs the kernel once per thread of every block, in order, on the host: the same
+ * kernel code, checked without a GPU. */
+#ifndef FPO_CUDA_KERNELS_H
+#define FPO_CUDA_KERNELS_H
+
+#include "fpo_cuda.h"
+
+#ifdef FPO_CUDA_EMULATE
+#include <stdlib.h>
+typedef struct fpo_dim3_ {
+    unsigned x, y, z;
+} fpo_dim3_;
+static fpo_dim3_ threadIdx, blockIdx, blockDim, gridDim;
+#define __global__ __attribute__((unused))
+#define __shared__ static
+#define __syncthreads() ((void)0)
+#define FPO_TILE_THREADS 1   /* a segment kernel's block as one thread: its phases in order */
+/* Blocks run one after another, in order, or in reverse order where FPO_CUDA_EMU_REVERSE=1:
+ * a kernel whose blocks depend on each other (one reads what another writes in the same
+ * launch) gives different results in the two orders, so the tests run both. */
+static inline __attribute__((unused)) unsigned fpo_emu_block_(unsigned b, unsigned n) {
+    static int reverse = -1;
+    if (reverse < 0) {
+        const char *e = getenv("FPO_CUDA_EMU_REVERSE");
+        reverse = e && *e == '1';
+    }
+    return reverse ? n - 1 - b : b;
+}
+#define FPO_LAUNCH_(kern, gx, gy, gz, bx, by, stream, args)                                   \
+    do {                                                                                      \
+        (void)(stream);                                                                       \
+        gridDim = (fpo_dim3_){(gx), (gy), (gz)};                                              \
+        blockDim = (fpo_dim3_){(bx), (by), 1};                                                \
+        threadIdx.z = 0;                                                                      \
+        for (unsigned z_ = 0; z_ < gridDim.z; z_++)                                           \
+            for (unsigned y_ = 0; y_ < gridDim.y; y_++)                                       \
+                for (unsigned x_ = 0; x_ < gridDim.x; x_++) {                                 \
+                    blockIdx.z = fpo_emu_block_(z_, gridDim.z);                               \
+                    blockIdx.y = fpo_emu_block_(y_, gridDim.y);                               \
+                    blockIdx.x = fpo_emu_block_(x_, gridDim.x);                               \
+                    for (threadIdx.y = 0; threadIdx.y < blockDim.y; threadIdx.y++)            \
+                        for (threadIdx.x = 0; threadIdx.x < blockDim.x; threadIdx.x++)        \
+                            kern args;                                                        \
+                }                                                                             \
+    } while (0)
+#else
+#include <cuda_runtime.h>
+/* C99's restrict, as CUDA C++ spells it (the kernels share emit_c.c's field setup). */
+#define restrict __restrict__
+#define FPO_TILE_THREADS 256   /* a segment kernel's threads: they share each phase's points */
+#define FPO_LAUNCH_(kern, gx, gy, gz, bx, by, stream, args)                                   \
+    kern<<<dim3((gx), (gy), (gz)), dim3((bx), (by), 1), 0, (cudaStream_t)(stream)>>> args
+#endif
+
+/* Launch a segment kernel (emit_cuda.c): a block of FPO_TILE_THREADS threads a tile, ntx x nty
+ * tiles on nk levels. */
+#define FPO_LAUNCH_TILES(c, what, kern, ntx, nty, nk, args)                                   \
+    do {                                                                                      \
+        if ((ntx) > 0 && (nty) > 0 && (nk) > 0) {                                             \
+            FPO_LAUNCH_(kern, (unsigned)(ntx), (unsigned)(nty), (unsigned)(nk),               \
+                        FPO_TILE_THREADS, 1, fpo_cuda_stream(c), args);                       \
+            fpo_cuda_launched((c), (what));                                                   \
+        }                                                                                     \
+    } while (0)
+
+/* Widen [*lo, *hi) to hold [a, b) when that is not empty. */
+static inline __attribute__((unused)) void fpo_span_(int64_t *lo, int64_t *hi, int64_t a,
+                                                      int64_t b) {
+    if (a >= b)
+        return;
+    if (a < *lo)
+        *lo = a;
+    if (b > *hi)
+        *hi = b;
+}
+
+/* Launch `kern` with a thread per point of an ni x nj box (blocks of bx x by threads) on nk
+ * levels (one level per block layer), or nothing when the box is empty. */
+#define FPO_LAUNCH(c, what, kern, ni, nj, nk, bx, by, args)                                   \
+    do {                                                                                      \
+        if ((ni) > 0 && (nj) > 0 && (nk) > 0) {                                               \
+            FPO_LAUNCH_(kern, (unsigned)(((ni) + (bx) - 1) / (bx)),                            \
+                        (unsigned)(((nj) + (by) - 1) / (by)), (unsigned)(nk), (bx), (by),     \
+                        fpo_cuda_stream(c), args);                                            \
+            fpo_cuda_launched((c), (what));                                                   \
+        }                                                                                     \
+    } while (0)
+
+#endif
