@@ -65,6 +65,9 @@ typedef struct Emit {
     Sched *sched;            /* fused: blocks of stages come from emit_fused.c */
     unsigned where;          /* where in a split loop the points being emitted run (opt.h:
                               * FPO_DROP_*, FPO_ROW_*, FPO_ONE_AT_A_TIME) */
+    FpoBlockFn *block;       /* run's blocks of stencil calls come from another back end
+                              * (emit_cuda.c), NULL: from here or emit_fused.c */
+    void *block_arg;
 } Emit;
 
 static void ind(Emit *e) {
@@ -884,6 +887,8 @@ void fpo_c_expr(Buf *b, Node *n) {
 
 const char *fpo_c_type(DType dt) { return c_types[dt]; }
 
+const char *fpo_c_name(const char *name) { return cname(name); }
+
 static bool has_region(Node *n) {
     for (; n; n = n->next)
         if (n->kind == ND_REGION || has_region(n->then) || has_region(n->els) ||
@@ -1086,6 +1091,41 @@ static void emit_stencil(Emit *e, Decl *s, StencilInfo *si) {
     }
     buf_add(b, "}\n");
     e->st = NULL;
+}
+
+/* ---- what the CUDA back end (emit_cuda.c) takes from here ---- */
+
+const void *fpo_c_ctx(Ir *ir, unsigned edges) {
+    Emit *e = fpo_new(sizeof *e);
+    *e = (Emit){ir, NULL, NULL, 0, EDGE_ALL, edges, NULL, 0, NULL, NULL};
+    return e;
+}
+
+bool fpo_c_stencil_uses(const void *ctx, Decl *s, Var *v) {
+    Emit e = *(const Emit *)ctx;
+    return stencil_uses(&e, s, v);
+}
+
+bool fpo_c_uses(const void *ctx, Node *body, Var *v) {
+    Emit e = *(const Emit *)ctx;
+    return uses(&e, body, v);
+}
+
+bool fpo_c_has_region(Decl *s) { return stencil_has_region(s); }
+
+void fpo_c_field_setup(Buf *b, Decl *st, Var *v) {
+    Emit e = {0};
+    e.b = b;
+    e.st = st;
+    emit_field_setup(&e, v);
+}
+
+void fpo_c_kbound(Buf *b, int base, int64_t off) { kbound(b, base, off); }
+
+void fpo_c_line(Buf *b, Loc loc) {
+    Emit e = {0};
+    e.b = b;
+    line_directive(&e, loc);
 }
 
 /* ---- program ---- */
@@ -1554,6 +1594,10 @@ static void emit_run(Emit *e, Prog *pg, Node *n) {
             buf_add(b, "}\n");
             break;
         case ND_STAGES:
+            if (e->block) {
+                e->block(b, n, e->indent, e->block_arg);
+                break;
+            }
             if (fpo_sched_inline(e->sched)) {
                 fpo_emit_block(b, e->sched, n, e->indent, e);
                 break;
@@ -1699,7 +1743,7 @@ static char *emit_variant(Prog *pg, unsigned edges, char **body) {
     Ir *ir = pg->ir;
     Buf stencils = {0}, run = {0};
     Sched *sched = pg->build->sched;
-    Emit e = {ir, &stencils, NULL, 0, EDGE_ALL, edges, sched, 0};
+    Emit e = {ir, &stencils, NULL, 0, EDGE_ALL, edges, sched, 0, NULL, NULL};
     for (int s = 0; s < ir->nstencils && !fpo_sched_inline(sched); s++)
         emit_stencil(&e, ir->stencils[s], pg->infos[s]);
     e.b = &run;
@@ -1718,12 +1762,42 @@ static char *emit_variant(Prog *pg, unsigned edges, char **body) {
     return stencils.s;
 }
 
-Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
-    if (!bd->sched)
-        bd->sched = fpo_sched_new(ir, false);
+/* The state of a program's emission: its stencils' extents, how many field parameters. */
+static Prog prog_of(Ir *ir, const Build *bd) {
     Prog pg = {ir, fpo_new(sizeof(StencilInfo *) * (size_t)(ir->nstencils + 1)), 0, bd};
     for (int i = 0; i < ir->nstencils; i++)
         pg.infos[i] = fpo_extent(ir->stencils[i]);
+    for (int i = 0; i < ir->nparams; i++)
+        pg.nfparams += ir->params[i]->ax != AX_SCALAR;
+    return pg;
+}
+
+char *fpo_c_run_body(Ir *ir, const Build *bd, unsigned edges, FpoBlockFn *block, void *arg) {
+    Prog pg = prog_of(ir, bd);
+    Buf run = {0};
+    Emit e = {ir, &run, NULL, 1, EDGE_ALL, edges, bd->sched, 0, block, arg};
+    for (int i = 0; i < ir->nscalars; i++) {
+        Var *v = ir->scalars[i];
+        buf_printf(&run, "    %s %s = 0;\n", c_types[v->dt], cname(v->name));
+        buf_printf(&run, "    (void)%s;\n", cname(v->name));
+    }
+    emit_run(&e, &pg, ir->body);
+    buf_add(&run, "");
+    return run.s;
+}
+
+bool fpo_build_has(const Build *bd, const char *backend) {
+    for (int i = 0; i < bd->nbackends; i++)
+        if (!strcmp(bd->backends[i], backend))
+            return true;
+    return false;
+}
+
+Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
+    if (!bd->sched)
+        bd->sched = fpo_sched_new(ir, false);
+    Prog pg = prog_of(ir, bd);
+    bool cuda = fpo_build_has(bd, "cuda");
     int nplans = 0;
     bd->nhalo = 0;
     number_plans(ir->body, &nplans, &bd->nhalo);
@@ -1743,9 +1817,10 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
                    "    st = fpo_field_check(&fields->%s, \"%s\", \"%s\", %s, %s, p->lo[%d], "
                    "p->hi[%d], err);\n    if (st)\n        return st;\n",
                    v->name, ir->name, v->name, fpo_dtypes[v->dt], fpo_axes[v->ax], slot, slot);
+        buf_printf(&checks, "    st = fpo_space_check_(p, &fields->%s, \"%s\", err);\n    if (st)\n"
+                            "        return st;\n", v->name, v->name);
         slot++;
     }
-    pg.nfparams = slot;
     Buf hwidth = {0};
     emit_halo_width_checks(&hwidth, &pg, ir->body, bd);
     if (hwidth.len) {
@@ -1754,15 +1829,21 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
     }
     if (!slot)
         buf_add(&fields, "    char fpo_none;   /* the program has no field parameters */\n");
+    Buf cslots = {0};   /* the temporaries' dtypes and axes, for the CUDA back end's pool */
     for (int i = 0; i < ir->ntemps; i++, slot++) {
         buf_printf(&fenum, "    /* %d: temporary %s */\n", slot, ir->temps[i]->name);
+        buf_printf(&cslots, "    {%s, %s},   /* %d: %s */\n", fpo_dtypes[ir->temps[i]->dt],
+                   fpo_axes[ir->temps[i]->ax], slot, ir->temps[i]->name);
     }
     for (int s = 0; s < ir->nstencils; s++)
         for (int i = 0; i < ir->stencils[s]->ntemps; i++, slot++) {
             Var *v = ir->stencils[s]->temps[i];
             const char *label = fpo_fmt("%s.%s", ir->stencils[s]->name, v->name);
             buf_printf(&fenum, "    /* %d: temporary %s */\n", slot, label);
+            buf_printf(&cslots, "    {%s, %s},   /* %d: %s */\n", fpo_dtypes[v->dt],
+                       fpo_axes[v->ax], slot, label);
         }
+    buf_add(&cslots, "    {FPO_F64, FPO_IJK}   /* (none: the list ends here) */\n");
     fpo_emit_pool(&allocs, bd->sched);
     Buf decls = {0};
     fpo_emit_decls(&decls, bd->sched);
@@ -1790,12 +1871,18 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
         bd->variant_of[c] = v;
     }
     Buf protos = {0}, table = {0}, backends = {0}, backends_text = {0};
-    for (int v = 0; v < bd->nvariants; v++)
+    for (int v = 0; v < bd->nvariants; v++) {
         buf_printf(&protos, "fpo_run_fn_ %s__run_%s;\n", ir->name, fpo_class_name(bd->variants[v]));
-    for (int c = 0; c < bd->nclasses; c++)
-        buf_printf(&table, "    {%uu, \"%s\", %s__run_%s},\n", bd->classes[c],
-                   fpo_class_name(bd->classes[c]), ir->name,
-                   fpo_class_name(bd->variants[bd->variant_of[c]]));
+        if (cuda)
+            buf_printf(&protos, "fpo_run_fn_ %s__cuda_%s;   /* %s.%s.cu */\n", ir->name,
+                       fpo_class_name(bd->variants[v]), ir->name, fpo_class_name(bd->variants[v]));
+    }
+    for (int c = 0; c < bd->nclasses; c++) {
+        const char *vn = fpo_class_name(bd->variants[bd->variant_of[c]]);
+        buf_printf(&table, "    {%uu, \"%s\", %s__run_%s, %s},\n", bd->classes[c],
+                   fpo_class_name(bd->classes[c]), ir->name, vn,
+                   cuda ? fpo_fmt("%s__cuda_%s", ir->name, vn) : "NULL");
+    }
     for (int i = 0; i < bd->nbackends; i++) {
         buf_printf(&backends, "%s\"%s\"", i ? ", " : "", bd->backends[i]);
         buf_printf(&backends_text, "%s%s", i ? " " : "", bd->backends[i]);
@@ -1812,6 +1899,8 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
         buf_add(&hbind, "    fpo_halo_error fpo_herr;\n    (void)fpo_herr;\n");
         emit_halo_rebind(&hbind, &pg, ir->body);
     }
+    if (cuda)
+        buf_add(&hinc, "#define FPO_PROGRAM_CUDA_ 1\n#include \"fpo_cuda.h\"\n");
     buf_add(&hinc, "");
     buf_add(&hmembers, "");
     buf_add(&hplans, "");
@@ -1864,13 +1953,14 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
                           "FIELD_ENUM", "NFIELDS", "NPARAMS", "CHECKS", "NEEDS", "ALLOCS",
                           "VARIANT_PROTOS", "CLASS_TABLE", "BACKENDS", "BACKENDS_TEXT",
                           "MANIFEST", "HALO_INCLUDE", "HALO_MEMBERS", "HALO_PLANS",
-                          "HALO_BIND", "NHALO", "CALLBACK_PROTOS", "DECLS", "REACH", "STENCILS",
+                          "HALO_BIND", "NHALO", "CALLBACK_PROTOS", "DECLS", "REACH", "CUDA_SLOTS",
+                          "STENCILS",
                           "RUN_ATTRS", "RUN_BODY", "VARIANT", "CLASSES"};
     const char *vals[] = {ir->name, src, guard.s, fields.s, run_params.s, run_args.s, fenum.s,
                           fpo_fmt("%d", slot), fpo_fmt("%d", pg.nfparams), checks.s, needs.s,
                           allocs.s, protos.s, table.s, backends.s, backends_text.s,
                           fpo_c_string(manifest), hinc.s, hmembers.s, hplans.s, hbind.s,
-                          fpo_fmt("%d", bd->nhalo), cbprotos.s, decls.s, reach_s, "",
+                          fpo_fmt("%d", bd->nhalo), cbprotos.s, decls.s, reach_s, cslots.s, "",
                           bd->sched && bd->sched->narrow ? "FPO_NARROW_\n" : "", "", "", ""};
     int n = (int)(sizeof keys / sizeof *keys);
     Output *out = fpo_new(sizeof(Output) * (size_t)(bd->nvariants + 5));

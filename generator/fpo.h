@@ -406,6 +406,7 @@ typedef struct Build {
     unsigned *classes;          /* the edge classes they need (EDGE_* masks), each once */
     int nclasses;
     int halo;                   /* depth of halo statements without `depth:` */
+    int cuda_nests;             /* the most loop nests of a fused group one CUDA kernel runs */
     char **backends;
     int nbackends;
     struct Sched *sched;        /* the optimizer's schedule (opt.h); NULL: unfused */

@@ -19,10 +19,12 @@ static const char usage[] =
     "  -p, --program NAME   the program to generate (needed when the files hold several)\n"
     "  -o, --out-dir DIR    where outputs go (default .)\n"
     "  -D NAME=VALUE        override an external\n"
-    "  --backend c          back end (c; cuda comes later); may repeat\n"
+    "  --backend c|cuda     back end (C; CUDA sources beside C's); may repeat\n"
     "  --layouts L,...      layouts to build variants for: NxM, or any (every n x m, n, m >= 2);\n"
     "                       default 1x1,any\n"
     "  --halo N             depth of halo statements without depth: (default 3)\n"
+    "  --cuda-nests N       the most loop nests of a fused group one CUDA kernel runs\n"
+    "                       (default 8; 1: a kernel a nest)\n"
     "  --plan FILE          write the outputs, inputs and build report (CMake syntax) and stop\n"
     "  --depfile FILE       write a Makefile-style depfile: every output depends on every input read\n"
     "  --emit-ir FILE       write the flattened program IR as JSON (\"-\" for stdout) and stop\n"
@@ -42,6 +44,7 @@ static const char usage[] =
 
 typedef struct Options {
     const char *program, *outdir, *backend, *plan, *depfile, *emit_ir, *from_ir, *layouts, *halo;
+    const char *cuda_nests;
     char **backends;
     int nbackends;
     const char *mode, *dump_file, *dot;
@@ -165,6 +168,8 @@ static int parse_args(int argc, char **argv, Options *o) {
             slot = &o->layouts;
         else if (!strcmp(a, "--halo"))
             slot = &o->halo;
+        else if (!strcmp(a, "--cuda-nests"))
+            slot = &o->cuda_nests;
         else if (!strcmp(a, "--plan"))
             slot = &o->plan;
         else if (!strcmp(a, "--depfile"))
@@ -190,9 +195,12 @@ static int parse_args(int argc, char **argv, Options *o) {
         VPUSH(o->files, o->nfiles, argv[i]);
     }
     for (int i = 0; i < o->nbackends; i++)
-        if (strcmp(o->backends[i], "c"))
-            return usage_error("unknown back end '%s' (this fpo-gen has: c)", o->backends[i]);
-    if (!o->nbackends)
+        if (strcmp(o->backends[i], "c") && strcmp(o->backends[i], "cuda"))
+            return usage_error("unknown back end '%s' (this fpo-gen has: c, cuda)", o->backends[i]);
+    bool has_c = false;   /* the C back end is always built: CUDA's open and checks are C */
+    for (int i = 0; i < o->nbackends; i++)
+        has_c |= !strcmp(o->backends[i], "c");
+    if (!has_c)
         VPUSH(o->backends, o->nbackends, "c");
     if (strcmp(o->mode, "fused") && strcmp(o->mode, "unfused"))
         return usage_error("unknown mode '%s' (fused or unfused)", o->mode);
@@ -301,6 +309,14 @@ static int build_options(Options *o, Build *b) {
     b->backends = o->backends;
     b->nbackends = o->nbackends;
     b->halo = 3;
+    b->cuda_nests = 8;
+    if (o->cuda_nests) {
+        char *end;
+        long n = strtol(o->cuda_nests, &end, 10);
+        if (*end || n < 1 || n > 1000)
+            return usage_error("--cuda-nests '%s': expected a count from 1 to 1000", o->cuda_nests);
+        b->cuda_nests = (int)n;
+    }
     if (o->halo) {
         char *end;
         long h = strtol(o->halo, &end, 10);
@@ -317,6 +333,21 @@ static int build_options(Options *o, Build *b) {
     if (!b->nlayouts)
         return usage_error("%s", "--layouts: no layout given");
     return 0;
+}
+
+typedef struct Emission {
+    Ir *ir;
+    Build *b;
+    Output *out;
+    int nout;
+} Emission;
+
+/* The back ends' outputs: C's, then CUDA's where the build has it. */
+static void emit_all(void *arg) {
+    Emission *em = arg;
+    em->out = fpo_emit_c(em->ir, em->b, &em->nout);
+    if (fpo_build_has(em->b, "cuda"))
+        em->out = fpo_emit_cuda(em->ir, em->b, em->out, &em->nout);
 }
 
 static int generate(Options *o) {
@@ -372,8 +403,11 @@ static int generate(Options *o) {
         if (o->dot)
             w[nw++] = (Pending){o->dot, fpo_sched_dot(b.sched), NULL};
     }
-    int nout;
-    Output *out = fpo_emit_c(ir, &b, &nout);
+    Emission em = {ir, &b, NULL, 0};
+    if (fpo_try(emit_all, &em))
+        return 1;
+    int nout = em.nout;
+    Output *out = em.out;
     char **names = fpo_new(sizeof(char *) * (size_t)nout);
     for (int i = 0; i < nout; i++)
         names[i] = out[i].name;

@@ -1,0 +1,710 @@
+/* emit_cuda.c: takes the schedule (opt.h) and the variants emit_c.c chose, gives the CUDA back
+ * end's sources, one NAME.<class>.cu per distinct variant. A fused group of the schedule runs
+ * as one kernel per segment (tiles of points in shared memory, each nest computing the part of
+ * its box that later nests of the segment read, the tile widened by their offsets); any other
+ * loop nest as a kernel of its own (a thread a point; a thread a column for a FORWARD or
+ * BACKWARD interval whose columns do not read each other; else level by level). Run's body
+ * (emit_c.c) launches them on the program's stream; it is captured as a CUDA graph on the
+ * first run and replayed after. docs/cuda.md explains the mapping. */
+#include "opt.h"
+
+#include <string.h>
+
+/* A nest kernel's threads: 32 along I (a warp reads consecutive points of a row), 8 along J. */
+enum { CU_BX = 32, CU_BY = 8 };
+/* A segment kernel's tile: TX points along I, TY along J (CU_TY or less), its shared memory at
+ * most CU_SHARED bytes (a block's static limit), run by the block's threads in turn. A nest
+ * computes its part of the tile widened by what later nests read of it: a segment is taken
+ * only while the points its nests compute stay within CU_WORK times the tile's (each extra
+ * point is work the unfused form does not do). */
+enum { CU_TX = 64, CU_TY = 16, CU_SHARED = 48 * 1024 };
+#define CU_WORK 1.5
+
+typedef struct Cu {
+    Ir *ir;
+    Sched *s;
+    const void *ctx;   /* emit_c's state for this variant's class (regions left out) */
+    Buf kernels;       /* the kernels the body launches, in order */
+    char **made;       /* names of the nest kernels made */
+    int nmade;
+    int nseg;          /* segment kernels made */
+    int nests;         /* the most nests a segment holds (--cuda-nests) */
+} Cu;
+
+/* ---- nest kernels: one loop nest of a stencil, over a box given at launch ---- */
+
+/* Whether `n` reads, at a horizontal offset, a variable of `w` (the variables written). */
+static bool reads_across(Node *n, Var **w, int nw) {
+    for (; n; n = n->next) {
+        if (n->kind == ND_ACCESS && (n->off[0] || n->off[1]))
+            for (int i = 0; i < nw; i++)
+                if (w[i] == n->var)
+                    return true;
+        if (reads_across(n->lhs, w, nw) || reads_across(n->rhs, w, nw) ||
+            reads_across(n->cond, w, nw) || reads_across(n->then, w, nw) ||
+            reads_across(n->els, w, nw) || reads_across(n->body, w, nw) ||
+            reads_across(n->args, w, nw) || reads_across(n->kexpr, w, nw))
+            return true;
+    }
+    return false;
+}
+
+static void written(Node *n, Var ***w, int *nw) {
+    for (; n; n = n->next) {
+        if (n->kind == ND_ASSIGN)
+            VPUSH(*w, *nw, n->lhs->var);
+        written(n->then, w, nw);
+        written(n->els, w, nw);
+        written(n->body, w, nw);
+    }
+}
+
+/* A FORWARD or BACKWARD interval runs as one kernel, a thread walking each column's levels,
+ * when it is one group whose points read nothing the interval writes at other columns (a
+ * column's levels then depend on that column alone). */
+static bool column_kernel(Unit *u) {
+    Interval *iv = &u->st->comps[u->comp].ivs[u->iv];
+    if (u->si->ngroups[u->comp][u->iv] != 1)
+        return false;
+    Var **w = NULL;
+    int nw = 0;
+    written(iv->body, &w, &nw);
+    return !reads_across(iv->body, w, nw);
+}
+
+static Node *nth(Node *n, int i) {
+    while (i-- > 0)
+        n = n->next;
+    return n;
+}
+
+/* The fields a kernel's statements use, as the C stencil functions see them (emit_c.c's setup
+ * from the fpo_field passed by value). */
+static void stencil_views(Cu *c, Buf *b, Decl *s, Node *body) {
+    for (int i = 0; i < s->nparams + s->ntemps; i++) {
+        Var *v = i < s->nparams ? s->params[i] : s->temps[i - s->nparams];
+        if (v->ax == AX_SCALAR) {
+            buf_printf(b, "    (void)%s;\n", fpo_c_name(v->name));
+        } else if (fpo_c_uses(c->ctx, body, v)) {
+            buf_printf(b, "    const fpo_field *fpo_%s = &fpo__v_%s;\n", v->name, v->name);
+            fpo_c_field_setup(b, s, v);
+        } else {
+            buf_printf(b, "    (void)fpo__v_%s;\n", v->name);
+        }
+    }
+}
+
+/* The tile-position variables regions test. */
+static void region_vars(Buf *b, const char *indent) {
+    buf_printf(b, "%sconst int64_t fpo_ti = fpo__dom.i0, fpo_tj = fpo__dom.j0, fpo_tni = "
+                  "fpo__dom.tile_nx, fpo_tnj = fpo__dom.tile_ny;\n"
+                  "%s(void)fpo_ti, (void)fpo_tj, (void)fpo_tni, (void)fpo_tnj, (void)fpo_edges;\n",
+               indent, indent);
+}
+
+/* The kernel of unit u's statements `body` (its group, or its whole sequential interval),
+ * made once per stencil nest: a thread a point of [fpo_ib, fpo_ie) x [fpo_jb, fpo_je) on level
+ * fpo_ka + blockIdx.z, or (`column`) a thread a column walking levels [fpo_ka, fpo_kz) in the
+ * interval's order. */
+static const char *nest_kernel(Cu *c, Unit *u, Node *body, bool column) {
+    Decl *s = u->st;
+    const char *name = u->grp < 0 || column
+                           ? fpo_fmt("fpo_k_%s_%d_%d", s->name, u->comp + 1, u->iv + 1)
+                           : fpo_fmt("fpo_k_%s_%d_%d_%d", s->name, u->comp + 1, u->iv + 1, u->grp + 1);
+    for (int i = 0; i < c->nmade; i++)
+        if (!strcmp(c->made[i], name))
+            return name;
+    VPUSH(c->made, c->nmade, (char *)name);
+    Buf *b = &c->kernels;
+    buf_printf(b, "\n/* stencil %s (%s:%d), computation %d, interval %d%s */\n", s->name,
+               s->loc.file ? s->loc.file->path : "?", s->loc.line, u->comp + 1, u->iv + 1,
+               column ? ": a thread a column" : "");
+    buf_printf(b, "static __global__ void %s(", name);
+    for (int i = 0; i < s->nparams; i++) {
+        Var *v = s->params[i];
+        if (v->ax == AX_SCALAR)
+            buf_printf(b, "%s %s, ", fpo_c_type(v->dt), fpo_c_name(v->name));
+        else
+            buf_printf(b, "const fpo_field fpo__v_%s, ", v->name);
+    }
+    for (int i = 0; i < s->ntemps; i++)
+        buf_printf(b, "const fpo_field fpo__v_%s, ", s->temps[i]->name);
+    buf_add(b, "const fpo_domain fpo__dom, unsigned fpo_edges, int64_t fpo_ib, int64_t fpo_ie, "
+               "int64_t fpo_jb, int64_t fpo_je, int64_t fpo_ka, int64_t fpo_kz) {\n");
+    if (fpo_c_has_region(s))
+        region_vars(b, "    ");
+    else
+        buf_add(b, "    (void)fpo__dom, (void)fpo_edges;\n");
+    stencil_views(c, b, s, body);
+    buf_add(b, "    const int64_t i = fpo_ib + (int64_t)(blockIdx.x * blockDim.x + threadIdx.x);\n"
+               "    const int64_t j = fpo_jb + (int64_t)(blockIdx.y * blockDim.y + threadIdx.y);\n"
+               "    if (i >= fpo_ie || j >= fpo_je)\n        return;\n");
+    int depth = 1;
+    if (!column) {
+        buf_add(b, "    const int64_t k = fpo_ka + (int64_t)blockIdx.z;\n    (void)k, (void)fpo_kz;\n");
+    } else {
+        if (s->comps[u->comp].order == ORD_FORWARD)
+            buf_add(b, "    for (int64_t k = fpo_ka; k < fpo_kz; k++) {\n");
+        else
+            buf_add(b, "    for (int64_t k = fpo_kz - 1; k >= fpo_ka; k--) {\n");
+        depth = 2;
+    }
+    /* points run one at a time: selects as plain conditionals, regions tested at each point */
+    fpo_c_point(b, s, body, depth, c->ctx, FPO_ONE_AT_A_TIME);
+    if (column)
+        buf_add(b, "    }\n");
+    buf_add(b, "}\n");
+    return name;
+}
+
+/* The fpo_field of slot x in run's body. */
+static const char *slot_field(Sched *s, int x) {
+    return x < s->nfparams ? fpo_fmt("p->f.%s", s->slots[x]->name)
+                           : fpo_fmt("p->tmp[%d]", x - s->nfparams);
+}
+
+/* A stencil call's arguments for unit u's nest kernel, the stencil's fields by value. */
+static void nest_args(Cu *c, Buf *b, Unit *u) {
+    Decl *s = u->st;
+    for (int i = 0; i < s->nparams; i++) {
+        Node *a = u->stage->argv[i];
+        if (s->params[i]->ax == AX_SCALAR) {
+            fpo_c_expr(b, a);
+            buf_add(b, ", ");
+        } else {
+            buf_printf(b, "%s, ", slot_field(c->s, fpo_sched_slot(c->s, a->var)));
+        }
+    }
+    for (int i = 0; i < s->ntemps; i++)
+        buf_printf(b, "%s, ", slot_field(c->s, fpo_sched_slot(c->s, s->temps[i])));
+    buf_add(b, "p->dom, p->edges, ");
+}
+
+static const char *what(Decl *s, Loc at) {
+    return fpo_c_string(fpo_fmt("stencil %s (%s:%d)", s->name, at.file ? at.file->path : "?",
+                                at.line));
+}
+
+static void ind(Buf *b, int depth) {
+    for (int i = 0; i < depth; i++)
+        buf_add(b, "    ");
+}
+
+/* The launch of kernel `k` on points [ib, ie) x [jb, je), levels [ka, kz) (nk block layers). */
+static void launch_nest(Cu *c, Buf *b, Unit *u, const char *k, SBox x, const char *ka,
+                        const char *kz, const char *nk, int depth) {
+    const char *ib = fpo_c_dbound(x.lo[0]), *ie = fpo_c_dbound(x.hi[0]);
+    const char *jb = fpo_c_dbound(x.lo[1]), *je = fpo_c_dbound(x.hi[1]);
+    ind(b, depth);
+    buf_printf(b, "FPO_LAUNCH(fpo__cu, %s, %s, (%s) - (%s), (%s) - (%s), %s, %d, %d, (",
+               what(u->st, u->stage->loc), k, ie, ib, je, jb, nk, CU_BX, CU_BY);
+    nest_args(c, b, u);
+    buf_printf(b, "%s, %s, %s, %s, %s, %s));\n", ib, ie, jb, je, ka, kz);
+}
+
+/* One loop nest of the schedule on its own: its kernel(s) and launch(es). */
+static void emit_nest(Cu *c, Buf *b, Unit *u, int depth) {
+    Interval *iv = &u->st->comps[u->comp].ivs[u->iv];
+    const char *ka = fpo_c_dbound(u->box.lo[2]), *kz = fpo_c_dbound(u->box.hi[2]);
+    if (u->par) {
+        Group *g = &u->si->groups[u->comp][u->iv][u->grp];
+        Node *first = nth(iv->body, g->first), *last = nth(iv->body, g->first + g->count - 1);
+        Node *after = last->next;
+        last->next = NULL;
+        const char *k = nest_kernel(c, u, first, false);
+        last->next = after;
+        launch_nest(c, b, u, k, u->box, ka, kz, fpo_fmt("(%s) - (%s)", kz, ka), depth);
+        return;
+    }
+    if (column_kernel(u)) {
+        const char *k = nest_kernel(c, u, iv->body, true);
+        launch_nest(c, b, u, k, fpo_group_box(u, &u->si->groups[u->comp][u->iv][0]), ka, kz,
+                    "1", depth);
+        return;
+    }
+    /* level by level, as the C loops run it: the points of a level read each other's */
+    ind(b, depth);
+    if (u->st->comps[u->comp].order == ORD_FORWARD)
+        buf_printf(b, "for (int64_t fpo_k = %s; fpo_k < %s; fpo_k++) {\n", ka, kz);
+    else
+        buf_printf(b, "for (int64_t fpo_k = (%s) - 1; fpo_k >= %s; fpo_k--) {\n", kz, ka);
+    for (int g = 0; g < u->si->ngroups[u->comp][u->iv]; g++) {
+        Group *G = &u->si->groups[u->comp][u->iv][g];
+        Node *first = nth(iv->body, G->first), *last = nth(iv->body, G->first + G->count - 1);
+        Node *after = last->next;
+        last->next = NULL;
+        Unit ug = *u;
+        ug.grp = g;
+        const char *k = nest_kernel(c, &ug, first, false);
+        last->next = after;
+        launch_nest(c, b, u, k, fpo_group_box(u, G), "fpo_k", "fpo_k + 1", "1", depth + 1);
+    }
+    ind(b, depth);
+    buf_add(b, "}\n");
+}
+
+/* ---- segment kernels: consecutive nests of a fused group in one kernel ---- */
+
+/* How far past the tile a nest of a segment computes, below and above on I and J. */
+typedef struct Margin {
+    int64_t lo[2], hi[2];
+} Margin;
+
+typedef struct Seg {
+    Unit *u;            /* its nests */
+    int n;
+    Margin *m;          /* per nest */
+    bool *shared;       /* per slot: kept in shared memory (written, then read by a later nest) */
+    Margin *sm;         /* per slot: the shared tile's margins */
+    int *first_w;       /* per slot: the first nest writing it (-1: none) */
+    bool *global_w;     /* per slot: written back to its array (used outside the segment) */
+    int ty;             /* the tile's rows */
+} Seg;
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* Whether slot x is used by a nest of the schedule outside units [u, u + n). */
+static bool used_outside(Sched *s, Unit *u, int n, int x) {
+    if (x < s->nfparams)
+        return true;   /* a field of the caller */
+    for (int k = 0; k < s->nblocks; k++)
+        for (int i = 0; i < s->blocks[k].nu; i++) {
+            Unit *v = &s->blocks[k].u[i];
+            if ((v < u || v >= u + n) && fpo_unit_acc(v, x))
+                return true;
+        }
+    return false;
+}
+
+/* Whether [lo, hi) on axis d lies inside box w (bounds from the same bases). */
+static bool inside(SBox r, int64_t lo, int64_t hi, SBox w, int d) {
+    return fpo_dbound_inside((DBound){r.lo[d].base, r.lo[d].off + lo},
+                             (DBound){r.hi[d].base, r.hi[d].off + hi}, w.lo[d], w.hi[d]);
+}
+
+/* Plan units [u, u + n) of a fused group as one kernel; false where they cannot be one: a
+ * value read at a point another block would write in the same launch, a value read that no
+ * nest of the segment computed before, K ranges that differ, or too little shared memory. */
+static bool plan_segment(Cu *c, Unit *u, int n, Seg *g) {
+    Sched *s = c->s;
+    int ns = s->nslots;
+    *g = (Seg){u, n, fpo_new(sizeof(Margin) * (size_t)n), fpo_new(sizeof(bool) * (size_t)ns),
+               fpo_new(sizeof(Margin) * (size_t)ns), fpo_new(sizeof(int) * (size_t)ns),
+               fpo_new(sizeof(bool) * (size_t)ns), CU_TY};
+    for (int i = 1; i < n; i++)
+        if (!fpo_dbound_eq(u[i].box.lo[2], u[0].box.lo[2]) ||
+            !fpo_dbound_eq(u[i].box.hi[2], u[0].box.hi[2]))
+            return false;
+    for (int x = 0; x < ns; x++) {
+        g->first_w[x] = -1;
+        for (int i = 0; i < n && g->first_w[x] < 0; i++) {
+            Acc *a = fpo_unit_acc(&u[i], x);
+            if (a && a->write)
+                g->first_w[x] = i;
+        }
+    }
+    /* margins, from the last nest back: a nest computes what later ones read of it */
+    for (int i = n - 1; i >= 0; i--)
+        for (int v = i + 1; v < n; v++)
+            for (int k = 0; k < u[v].nacc; k++) {
+                Acc *r = &u[v].acc[k], *w = fpo_unit_acc(&u[i], r->slot);
+                if (!w || !w->write || !r->read)
+                    continue;
+                for (int d = 0; d < 2; d++) {
+                    g->m[i].lo[d] = max64(g->m[i].lo[d], g->m[v].lo[d] - r->lo[d]);
+                    g->m[i].hi[d] = max64(g->m[i].hi[d], g->m[v].hi[d] + r->hi[d]);
+                }
+            }
+    for (int x = 0; x < ns; x++) {
+        int w0 = g->first_w[x];
+        if (w0 < 0)
+            continue;
+        for (int v = 0; v < n; v++) {
+            Acc *r = fpo_unit_acc(&u[v], x);
+            if (!r || !r->read)
+                continue;
+            if (v < w0) {
+                /* read before the segment writes it: only at the block's own points */
+                if (r->lo[0] || r->hi[0] || r->lo[1] || r->hi[1] || g->m[v].lo[0] ||
+                    g->m[v].hi[0] || g->m[v].lo[1] || g->m[v].hi[1])
+                    return false;
+                continue;
+            }
+            if (v == w0)
+                continue;   /* its own point (rule 2), loaded before it is written */
+            g->shared[x] = true;
+            /* every point read was computed by a nest of the segment: a covered temporary
+             * (pass_extent), or the first writer's plain box holds the reads */
+            Acc *w = fpo_unit_acc(&u[w0], x);
+            if (!s->covered[x] &&
+                !(w->plain_first && inside(u[v].box, r->lo[0], r->hi[0], u[w0].box, 0) &&
+                  inside(u[v].box, r->lo[1], r->hi[1], u[w0].box, 1)))
+                return false;
+        }
+        if (g->shared[x])
+            for (int i = 0; i < n; i++) {
+                Acc *a = fpo_unit_acc(&u[i], x);
+                if (a && a->write)
+                    for (int d = 0; d < 2; d++) {
+                        g->sm[x].lo[d] = max64(g->sm[x].lo[d], g->m[i].lo[d]);
+                        g->sm[x].hi[d] = max64(g->sm[x].hi[d], g->m[i].hi[d]);
+                    }
+            }
+        g->global_w[x] = used_outside(s, u, n, x);
+        /* a first writer that starts from the array's values where it computes past its tile
+         * would read what other blocks write back in the same launch */
+        Acc *w = fpo_unit_acc(&u[w0], x);
+        if (g->shared[x] && g->global_w[x] && (w->read || !w->plain_first) &&
+            (g->m[w0].lo[0] || g->m[w0].hi[0] || g->m[w0].lo[1] || g->m[w0].hi[1]))
+            return false;
+    }
+    /* the kernel's parameters: a field a slot, the nests' scalars and boxes (CUDA takes 4 KB) */
+    size_t pbytes = 64;
+    for (int x = 0; x < ns; x++)
+        for (int i = 0; i < n; i++)
+            if (fpo_unit_acc(&u[i], x)) {
+                pbytes += sizeof(int64_t) * 12;
+                break;
+            }
+    for (int i = 0; i < n; i++)
+        pbytes += sizeof(int64_t) * (size_t)(4 + u[i].st->nparams);
+    if (pbytes > 4000)
+        return false;
+    /* the tile's rows: the least work among those whose shared tiles fit */
+    double best = 0;
+    for (int ty = CU_TY; ty >= 1; ty /= 2) {
+        size_t bytes = 0;
+        for (int x = 0; x < ns; x++)
+            if (g->shared[x])
+                bytes += (size_t)((CU_TX + g->sm[x].lo[0] + g->sm[x].hi[0]) *
+                                  (ty + g->sm[x].lo[1] + g->sm[x].hi[1])) *
+                         (s->slots[x]->dt == DT_F64 ? 8u : 4u);
+        double work = 0;
+        for (int i = 0; i < n; i++)
+            work += (double)((CU_TX + g->m[i].lo[0] + g->m[i].hi[0]) *
+                             (ty + g->m[i].lo[1] + g->m[i].hi[1])) /
+                    (double)(CU_TX * ty * n);
+        if (bytes <= CU_SHARED && (!best || work < best))
+            best = work, g->ty = ty;
+    }
+    return best && best <= CU_WORK;
+}
+
+/* The view a stencil variable v of nest i has in the segment kernel: its slot's shared tile
+ * once a nest before it (or it) wrote it there, else the slot's array. */
+static void seg_view(Cu *c, Buf *b, Seg *g, int i, Var *v, int depth) {
+    int x = fpo_call_slot(c->s, &g->u[i], v);
+    const char *t = fpo_c_type(v->dt), *n = fpo_c_name(v->name);
+    ind(b, depth);
+    if (g->shared[x] && g->first_w[x] <= i)
+        buf_printf(b, "%s *const %s = fpo_sv%d;\n", t, n, x);
+    else
+        buf_printf(b, "%s *const %s = fpo_g%d;\n", t, n, x);
+    ind(b, depth);
+    if (g->shared[x] && g->first_w[x] <= i)
+        buf_printf(b, "const int64_t fpo_sj_%s = fpo_ssj%d, fpo_sk_%s = 0;\n", v->name, x, v->name);
+    else
+        buf_printf(b, "const int64_t fpo_sj_%s = fpo_gsj%d, fpo_sk_%s = fpo_gsk%d;\n", v->name, x,
+                   v->name, x);
+    ind(b, depth);
+    buf_printf(b, "(void)%s, (void)fpo_sj_%s, (void)fpo_sk_%s;\n", n, v->name, v->name);
+}
+
+static bool seg_regions(Seg *g) {
+    for (int i = 0; i < g->n; i++)
+        if (fpo_c_has_region(g->u[i].st))
+            return true;
+    return false;
+}
+
+/* The segment's kernel (appended to c->kernels) and its launch (to b). */
+static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
+    Sched *s = c->s;
+    const char *name = fpo_fmt("fpo_seg%d", ++c->nseg);
+    Buf *k = &c->kernels;
+    bool *touched = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
+    for (int i = 0; i < g->n; i++)
+        for (int a = 0; a < g->u[i].nacc; a++)
+            touched[g->u[i].acc[a].slot] = true;
+    buf_printf(k, "\n/* %d nests of a fused group, tiles of %d x %d points:", g->n, CU_TX, g->ty);
+    for (int i = 0; i < g->n; i++)
+        buf_printf(k, "%s %s", i ? "," : "", g->u[i].st->name);
+    buf_add(k, " */\n");
+    buf_printf(k, "static __global__ void %s(", name);
+    for (int x = 0; x < s->nslots; x++)
+        if (touched[x])
+            buf_printf(k, "const fpo_field fpo__f%d, ", x);
+    for (int i = 0; i < g->n; i++) {
+        Decl *st = g->u[i].st;
+        for (int a = 0; a < st->nparams; a++)
+            if (st->params[a]->ax == AX_SCALAR)
+                buf_printf(k, "%s fpo__s%d_%s, ", fpo_c_type(st->params[a]->dt), i,
+                           st->params[a]->name);
+        buf_printf(k, "int64_t fpo_ib%d, int64_t fpo_ie%d, int64_t fpo_jb%d, int64_t fpo_je%d, ",
+                   i, i, i, i);
+    }
+    buf_add(k, "const fpo_domain fpo__dom, unsigned fpo_edges, int64_t fpo_i0, int64_t fpo_j0, "
+               "int64_t fpo_ka) {\n");
+    if (seg_regions(g))
+        region_vars(k, "    ");
+    else
+        buf_add(k, "    (void)fpo__dom, (void)fpo_edges;\n");
+    buf_printf(k, "    const int64_t fpo_ti0 = fpo_i0 + (int64_t)blockIdx.x * %d, fpo_tj0 = fpo_j0 + "
+                  "(int64_t)blockIdx.y * %d;\n",
+               CU_TX, g->ty);
+    buf_add(k, "    const int64_t k = fpo_ka + (int64_t)blockIdx.z;\n    (void)k;\n");
+    for (int x = 0; x < s->nslots; x++) {
+        if (!touched[x])
+            continue;
+        Var *v = s->slots[x];
+        const char *t = fpo_c_type(v->dt);
+        buf_printf(k, "    /* slot %d: %s%s */\n", x, v->name,
+                   g->shared[x] ? (g->global_w[x] ? ", in shared memory and written back"
+                                                  : ", in shared memory only")
+                                : "");
+        buf_printf(k, "    const int64_t fpo_gsj%d = fpo__f%d.stride[1], fpo_gsk%d = "
+                      "fpo__f%d.stride[2];\n",
+                   x, x, x, x);
+        buf_printf(k, "    %s *const fpo_g%d = (%s *)fpo__f%d.data - (fpo__f%d.lo[0] + fpo__f%d.lo[1] "
+                      "* fpo_gsj%d + fpo__f%d.lo[2] * fpo_gsk%d);\n",
+                   t, x, t, x, x, x, x, x, x);
+        buf_printf(k, "    (void)fpo_g%d;\n", x);
+        if (g->shared[x]) {
+            Margin *m = &g->sm[x];
+            int64_t w = CU_TX + m->lo[0] + m->hi[0], h = g->ty + m->lo[1] + m->hi[1];
+            buf_printf(k, "    __shared__ %s fpo_sh%d[%lld];\n", t, x, (long long)(w * h));
+            buf_printf(k, "    const int64_t fpo_ssj%d = %lld;\n", x, (long long)w);
+            buf_printf(k, "    %s *const fpo_sv%d = fpo_sh%d - ((fpo_ti0 - %lld) + (fpo_tj0 - %lld) * "
+                          "fpo_ssj%d);\n",
+                       t, x, x, (long long)m->lo[0], (long long)m->lo[1], x);
+        }
+    }
+    for (int i = 0; i < g->n; i++) {
+        Unit *u = &g->u[i];
+        Decl *st = u->st;
+        Interval *iv = &st->comps[u->comp].ivs[u->iv];
+        Group *G = &u->si->groups[u->comp][u->iv][u->grp];
+        Node *first = nth(iv->body, G->first), *last = nth(iv->body, G->first + G->count - 1);
+        Node *after = last->next;
+        last->next = NULL;
+        Margin *m = &g->m[i];
+        buf_printf(k, "    {   /* %s (%s:%d): the tile widened by i -%lld..+%lld, j -%lld..+%lld */\n",
+                   st->name, u->stage->loc.file ? u->stage->loc.file->path : "?",
+                   u->stage->loc.line, (long long)m->lo[0], (long long)m->hi[0],
+                   (long long)m->lo[1], (long long)m->hi[1]);
+        buf_printf(k, "        const int64_t fpo_a = fpo_ti0 - %lld > fpo_ib%d ? fpo_ti0 - %lld : "
+                      "fpo_ib%d;\n",
+                   (long long)m->lo[0], i, (long long)m->lo[0], i);
+        buf_printf(k, "        const int64_t fpo_b = fpo_ti0 + %lld < fpo_ie%d ? fpo_ti0 + %lld : "
+                      "fpo_ie%d;\n",
+                   (long long)(CU_TX + m->hi[0]), i, (long long)(CU_TX + m->hi[0]), i);
+        buf_printf(k, "        const int64_t fpo_c = fpo_tj0 - %lld > fpo_jb%d ? fpo_tj0 - %lld : "
+                      "fpo_jb%d;\n",
+                   (long long)m->lo[1], i, (long long)m->lo[1], i);
+        buf_printf(k, "        const int64_t fpo_d = fpo_tj0 + %lld < fpo_je%d ? fpo_tj0 + %lld : "
+                      "fpo_je%d;\n",
+                   (long long)(g->ty + m->hi[1]), i, (long long)(g->ty + m->hi[1]), i);
+        buf_add(k, "        const int64_t fpo_ni = fpo_b - fpo_a, fpo_np = fpo_ni > 0 && fpo_d > fpo_c ? "
+                   "fpo_ni * (fpo_d - fpo_c) : 0;\n");
+        for (int a = 0; a < st->nparams; a++)
+            if (st->params[a]->ax == AX_SCALAR)
+                buf_printf(k, "        const %s %s = fpo__s%d_%s;\n        (void)%s;\n",
+                           fpo_c_type(st->params[a]->dt), fpo_c_name(st->params[a]->name), i,
+                           st->params[a]->name, fpo_c_name(st->params[a]->name));
+        for (int a = 0; a < st->nparams + st->ntemps; a++) {
+            Var *v = a < st->nparams ? st->params[a] : st->temps[a - st->nparams];
+            if (v->ax != AX_SCALAR && fpo_c_uses(c->ctx, first, v))
+                seg_view(c, k, g, i, v, 2);
+        }
+        /* (a tile's points fit an int: 32-bit division is the cheap one) */
+        buf_add(k, "        for (int fpo_t = (int)threadIdx.x; fpo_t < (int)fpo_np; fpo_t += (int)blockDim.x) {\n"
+                   "            const int64_t i = fpo_a + fpo_t % (int)fpo_ni, j = fpo_c + fpo_t / (int)fpo_ni;\n");
+        /* the first writer of a shared slot that reads it, or may leave points unwritten
+         * (a region, an if), starts from the array's value at its point */
+        for (int x = 0; x < s->nslots; x++) {
+            Acc *a = fpo_unit_acc(u, x);
+            if (g->shared[x] && g->first_w[x] == i && a && (a->read || !a->plain_first))
+                buf_printf(k, "            fpo_sv%d[i + j * fpo_ssj%d] = fpo_g%d[i + j * fpo_gsj%d + k "
+                              "* fpo_gsk%d];\n",
+                           x, x, x, x, x);
+        }
+        fpo_c_point(k, st, first, 3, c->ctx, FPO_ONE_AT_A_TIME);
+        /* what it wrote to shared tiles, back to the arrays at the tile's own points */
+        Buf back = {0};
+        for (int x = 0; x < s->nslots; x++) {
+            Acc *a = fpo_unit_acc(u, x);
+            if (g->shared[x] && g->global_w[x] && a && a->write)
+                buf_printf(&back, "                fpo_g%d[i + j * fpo_gsj%d + k * fpo_gsk%d] = "
+                                  "fpo_sv%d[i + j * fpo_ssj%d];\n",
+                           x, x, x, x, x);
+        }
+        if (back.len)
+            buf_printf(k, "            if (i >= fpo_ti0 && i < fpo_ti0 + %d && j >= fpo_tj0 && j < "
+                          "fpo_tj0 + %d) {   /* the tile's own point */\n%s            }\n",
+                       CU_TX, g->ty, back.s);
+        buf_add(k, "        }\n    }\n");
+        if (i < g->n - 1)
+            buf_add(k, "    __syncthreads();\n");
+        last->next = after;
+    }
+    buf_add(k, "}\n");
+
+    /* the launch: tiles over the union of the nests' boxes */
+    ind(b, depth);
+    buf_add(b, "{\n");
+    ind(b, depth + 1);
+    buf_add(b, "int64_t fpo_i0 = INT64_MAX, fpo_i1 = INT64_MIN, fpo_j0 = INT64_MAX, fpo_j1 = INT64_MIN;\n");
+    for (int i = 0; i < g->n; i++) {
+        SBox x = g->u[i].box;
+        ind(b, depth + 1);
+        buf_printf(b, "fpo_span_(&fpo_i0, &fpo_i1, %s, %s), fpo_span_(&fpo_j0, &fpo_j1, %s, %s);\n",
+                   fpo_c_dbound(x.lo[0]), fpo_c_dbound(x.hi[0]), fpo_c_dbound(x.lo[1]),
+                   fpo_c_dbound(x.hi[1]));
+    }
+    const char *ka = fpo_c_dbound(g->u[0].box.lo[2]), *kz = fpo_c_dbound(g->u[0].box.hi[2]);
+    ind(b, depth + 1);
+    buf_printf(b, "FPO_LAUNCH_TILES(fpo__cu, %s, %s, fpo_i1 > fpo_i0 ? (fpo_i1 - fpo_i0 + %d) / %d "
+                  ": 0, fpo_j1 > fpo_j0 ? (fpo_j1 - fpo_j0 + %d) / %d : 0, (%s) - (%s), (",
+               what(g->u[0].st, g->u[0].stage->loc), name, CU_TX - 1, CU_TX, g->ty - 1, g->ty, kz,
+               ka);
+    for (int x = 0; x < s->nslots; x++)
+        if (touched[x])
+            buf_printf(b, "%s, ", slot_field(s, x));
+    for (int i = 0; i < g->n; i++) {
+        Unit *u = &g->u[i];
+        for (int a = 0; a < u->st->nparams; a++)
+            if (u->st->params[a]->ax == AX_SCALAR) {
+                fpo_c_expr(b, u->stage->argv[a]);
+                buf_add(b, ", ");
+            }
+        buf_printf(b, "%s, %s, %s, %s, ", fpo_c_dbound(u->box.lo[0]), fpo_c_dbound(u->box.hi[0]),
+                   fpo_c_dbound(u->box.lo[1]), fpo_c_dbound(u->box.hi[1]));
+    }
+    buf_printf(b, "p->dom, p->edges, fpo_i0, fpo_j0, %s));\n", ka);
+    ind(b, depth);
+    buf_add(b, "}\n");
+}
+
+/* A block of stencil calls: each fused group in segments (as long as each can be one kernel),
+ * every other nest on its own. */
+static void emit_block(Buf *b, Node *stages, int depth, void *arg) {
+    Cu *c = arg;
+    Sched *s = c->s;
+    Block *bl = NULL;
+    for (int k = 0; k < s->nblocks && !bl; k++)
+        if (s->blocks[k].stages == stages)
+            bl = &s->blocks[k];
+    if (!bl)
+        return;   /* a later node of a block: emitted with the first */
+    for (int gi = 0; gi < bl->ng; gi++) {
+        FGroup *G = &bl->g[gi];
+        Unit *u = &bl->u[G->first];
+        for (int i = 0; i < G->count;) {
+            Seg seg, best = {0};
+            int n = 0;
+            for (int len = 2; G->fused && i + len <= G->count && len <= c->nests; len++) {
+                if (!plan_segment(c, u + i, len, &seg))
+                    break;
+                best = seg, n = len;
+            }
+            if (n >= 2) {
+                emit_segment(c, b, &best, depth);
+                i += n;
+            } else {
+                emit_nest(c, b, u + i, depth);
+                i++;
+            }
+        }
+    }
+}
+
+/* What the CUDA back end cannot run yet, as a build error rather than a wrong run. */
+static const char *unsupported(Ir *ir, const Build *bd, const Sched *s) {
+    if (bd->nhalo)
+        return "halo statements";
+    if (ir->ncallbacks)
+        return "host callbacks";
+    if (s && fpo_instrumented(&s->ins))
+        return "--instrument checks";
+    return NULL;
+}
+
+/* One variant's .cu source. */
+static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *classes) {
+    const char *name = fpo_class_name(edges);
+    const char *src = ir->loc.file ? strrchr(ir->loc.file->path, '/') : NULL;
+    src = src ? src + 1 : ir->loc.file ? ir->loc.file->path : "IR";
+    Cu c = {ir, bd->sched, fpo_c_ctx(ir, edges), {0}, NULL, 0, 0, bd->cuda_nests};
+    char *body = fpo_c_run_body(ir, bd, edges, emit_block, &c);
+    buf_add(&c.kernels, "");
+
+    Buf b = {0};
+    buf_printf(&b, "/* %s.%s.cu: variant '%s' of FPO program '%s' on the CUDA back end, run by "
+                   "ranks of the edge\n * classes %s. Generated by fpo-gen from %s. Do not "
+                   "edit: edit the .fpo source instead. */\n",
+               ir->name, name, name, ir->name, classes, src);
+    buf_printf(&b, "#include \"%s.impl.h\"\n#include \"fpo_cuda_kernels.h\"\n", ir->name);
+    buf_add(&b, c.kernels.s);
+
+    /* run: its body as a function of its own, so it can be captured or launched plainly */
+    Buf params = {0}, args = {0}, key = {0};
+    int nkey = 0;
+    for (int i = 0; i < ir->nparams; i++) {
+        Var *v = ir->params[i];
+        if (v->ax != AX_SCALAR)
+            continue;
+        const char *n = fpo_c_name(v->name);
+        buf_printf(&params, ", %s %s", fpo_c_type(v->dt), n);
+        buf_printf(&args, ", %s", n);
+        buf_printf(&key, "    memcpy(fpo_key + fpo_n, &%s, sizeof %s);\n    fpo_n += sizeof %s;\n",
+                   n, n, n);
+        nkey++;
+    }
+    buf_add(&params, "");
+    buf_add(&args, "");
+    buf_add(&key, "");
+    buf_printf(&b, "\n/* The work of one run, launched on the program's stream. */\n"
+                   "static void fpo_body_(%s *p, fpo_cuda *fpo__cu%s) {\n"
+                   "    const int64_t nx = p->dom.nx, ny = p->dom.ny, nz = p->dom.nz;\n"
+                   "    (void)nx, (void)ny, (void)nz;\n",
+               ir->name, params.s);
+    buf_add(&b, body);
+    buf_add(&b, "}\n");
+    buf_printf(&b, "\nfpo_status %s__cuda_%s(%s *p%s, fpo_error *err) {\n", ir->name, name,
+               ir->name, params.s);
+    buf_add(&b, "    fpo_cuda *fpo__cu = (fpo_cuda *)p->cuda_;\n");
+    buf_printf(&b, "    /* run's scalar arguments: the graph of the last run is replayed while "
+                   "they stay the same */\n    unsigned char fpo_key[%d] = {0};\n    size_t fpo_n = 0;\n",
+               nkey ? 8 * nkey : 1);
+    buf_add(&b, key.s);
+    buf_printf(&b, "    if (fpo_cuda_replay(fpo__cu, fpo_key, fpo_n))\n"
+                   "        return fpo_cuda_status(fpo__cu, \"%s\", err);\n"
+                   "    if (fpo_cuda_capture(fpo__cu)) {\n"
+                   "        fpo_body_(p, fpo__cu%s);\n"
+                   "        if (fpo_cuda_captured(fpo__cu, fpo_key, fpo_n))\n"
+                   "            return fpo_cuda_status(fpo__cu, \"%s\", err);\n"
+                   "    }\n"
+                   "    fpo_body_(p, fpo__cu%s);   /* plain launches where capture failed */\n"
+                   "    return fpo_cuda_status(fpo__cu, \"%s\", err);\n}\n",
+               ir->name, args.s, ir->name, args.s, ir->name);
+    return b.s;
+}
+
+Output *fpo_emit_cuda(Ir *ir, const Build *bd, Output *out, int *nout) {
+    const char *no = unsupported(ir, bd, bd->sched);
+    if (no)
+        fpo_error_at(ir->loc, "program '%s' has %s, which the cuda back end does not run yet; "
+                              "build it with BACKENDS c",
+                     ir->name, no);
+    Output *all = fpo_new(sizeof(Output) * (size_t)(*nout + bd->nvariants + 1));
+    memcpy(all, out, sizeof(Output) * (size_t)*nout);
+    for (int v = 0; v < bd->nvariants; v++) {
+        Buf cls = {0};
+        for (int c = 0; c < bd->nclasses; c++)
+            if (bd->variant_of[c] == v)
+                buf_printf(&cls, "%s%s", cls.len ? ", " : "", fpo_class_name(bd->classes[c]));
+        all[(*nout)++] = (Output){fpo_fmt("%s.%s.cu", ir->name, fpo_class_name(bd->variants[v])),
+                                  emit_variant(ir, bd, bd->variants[v], cls.s)};
+    }
+    return all;
+}
