@@ -78,7 +78,7 @@ endfunction()
 
 #[=======================================================================[
 fpo_add_program(<name> SOURCES <file.fpo>... [PROGRAM <program>] [DEFINES <NAME=VALUE>...]
-                [BACKENDS c] [LAYOUTS <NxM | any>...] [HALO <depth>] [OUTPUT_DIR <dir>] [MODE fused|unfused]
+                [BACKENDS c [cuda]] [CUDA_EMULATION] [CUDA_NESTS <n>] [LAYOUTS <NxM | any>...] [HALO <depth>] [OUTPUT_DIR <dir>] [MODE fused|unfused]
                 [DISABLE_PASSES <pass>...] [ENABLE_PASSES <pass>...] [INSTRUMENT <check>...])
 
 Creates the static library target <name> from the program <program> (default: the only
@@ -86,7 +86,7 @@ program in the sources) of the .fpo files SOURCES, with the generated header on 
 path. See docs/cmake.md.
 #]=======================================================================]
 function(fpo_add_program name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "PROGRAM;OUTPUT_DIR;MODE;HALO"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "CUDA_EMULATION" "PROGRAM;OUTPUT_DIR;MODE;HALO;CUDA_NESTS"
                         "SOURCES;DEFINES;BACKENDS;LAYOUTS;DISABLE_PASSES;ENABLE_PASSES;INSTRUMENT")
   set(where "fpo_add_program(${name})")
   if(arg_UNPARSED_ARGUMENTS)
@@ -98,11 +98,26 @@ function(fpo_add_program name)
   if(NOT arg_BACKENDS)
     set(arg_BACKENDS c)
   endif()
+  set(cuda OFF)
   foreach(backend IN LISTS arg_BACKENDS)
-    if(NOT backend STREQUAL "c")
-      message(FATAL_ERROR "${where}: unknown back end '${backend}' (known: c)")
+    if(backend STREQUAL "cuda")
+      set(cuda ON)
+    elseif(NOT backend STREQUAL "c")
+      message(FATAL_ERROR "${where}: unknown back end '${backend}' (known: c, cuda)")
     endif()
   endforeach()
+  # CUDA sources are compiled by the project's CUDA language, or, with CUDA_EMULATION, as C
+  # whose kernels run as loops on the host (to check them without a GPU; runs are slow).
+  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(cuda AND NOT arg_CUDA_EMULATION AND NOT "CUDA" IN_LIST languages)
+    message(FATAL_ERROR "${where}: BACKENDS cuda needs the CUDA language: "
+                        "project(... LANGUAGES C CUDA) or enable_language(CUDA), and a CUDA "
+                        "compiler (FPO's own build: FPO_ENABLE_CUDA=ON); or add CUDA_EMULATION")
+  endif()
+  if(cuda AND NOT arg_CUDA_EMULATION AND NOT TARGET FPO::runtime_cuda)
+    message(FATAL_ERROR "${where}: BACKENDS cuda: this FPO was built without its CUDA runtime "
+                        "(FPO_ENABLE_CUDA=OFF)")
+  endif()
   if(NOT arg_OUTPUT_DIR)
     set(arg_OUTPUT_DIR "${CMAKE_CURRENT_BINARY_DIR}/fpo/${name}")
   endif()
@@ -141,6 +156,9 @@ function(fpo_add_program name)
     endforeach()
     string(JOIN "," layouts ${arg_LAYOUTS})
     list(APPEND args --layouts "${layouts}")
+  endif()
+  if(arg_CUDA_NESTS)
+    list(APPEND args --cuda-nests "${arg_CUDA_NESTS}")
   endif()
   if(arg_HALO)
     if(NOT arg_HALO MATCHES "^[1-9][0-9]*$")
@@ -205,9 +223,38 @@ function(fpo_add_program name)
 
   set(sources_c ${outputs})
   list(FILTER sources_c INCLUDE REGEX "\\.c$")
-  add_library(${name} STATIC ${sources_c})
+  set(sources_cu ${outputs})
+  list(FILTER sources_cu INCLUDE REGEX "\\.cu$")
+  if(arg_CUDA_EMULATION)
+    # each .cu through a C file that defines FPO_CUDA_EMULATE first (fpo_cuda_kernels.h)
+    set_source_files_properties(${sources_cu} PROPERTIES HEADER_FILE_ONLY ON)
+    foreach(cu IN LISTS sources_cu)
+      cmake_path(GET cu FILENAME base)
+      set(wrapper "${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${name}.emu/${base}.c")
+      file(CONFIGURE OUTPUT "${wrapper}" CONTENT
+           "/* ${base} emulated on the host: kernels run as loops (fpo_cuda_kernels.h). */\n#define FPO_CUDA_EMULATE 1\n#include \"${cu}\"\n")
+      set_source_files_properties("${wrapper}" PROPERTIES OBJECT_DEPENDS "${cu}")
+      list(APPEND sources_c "${wrapper}")
+    endforeach()
+    set(sources_cu "")
+  endif()
+  add_library(${name} STATIC ${sources_c} ${sources_cu})
   # Headers and manifest are outputs too: listed, so the build knows what makes them.
   target_sources(${name} PRIVATE ${outputs})
+  if(cuda AND arg_CUDA_EMULATION)
+    target_link_libraries(${name} PUBLIC FPO::runtime_cuda_emu)
+  elseif(cuda)
+    target_link_libraries(${name} PUBLIC FPO::runtime_cuda)
+    # IEEE arithmetic as on the C back end: no contraction into fused multiply-adds (the
+    # division and square root are IEEE by default); the host side without C++ exceptions.
+    # Warning 550 (set but not used) is nvcc's alone and ignores (void) casts: the C
+    # compiler's -Wall checks the same statements in the C sources.
+    target_compile_options(${name} PRIVATE
+      "$<$<COMPILE_LANGUAGE:CUDA>:--fmad=false;-diag-suppress=550;-Xcompiler=-fno-exceptions,-fno-threadsafe-statics>")
+    if(NOT CMAKE_CUDA_ARCHITECTURES)
+      set_target_properties(${name} PROPERTIES CUDA_ARCHITECTURES "80;90")
+    endif()
+  endif()
   set(manifest "${outdir}/${program}.manifest.json")
   set_target_properties(${name} PROPERTIES FPO_MANIFEST "${manifest}")
   target_include_directories(${name} PUBLIC "${outdir}")
@@ -228,11 +275,11 @@ function(fpo_add_program name)
   # No floating-point contraction (a * b + c fused into one rounding): fused and unfused
   # forms then give the same bits, whatever loops the compiler vectorizes.
   if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
-    target_compile_options(${name} PRIVATE -ffp-contract=off)
+    target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:C>:-ffp-contract=off>)
   endif()
   if(FPO_ARCH_FLAGS)
     separate_arguments(_fpo_arch_list UNIX_COMMAND "${FPO_ARCH_FLAGS}")
-    target_compile_options(${name} PRIVATE ${_fpo_arch_list})
+    target_compile_options(${name} PRIVATE "$<$<COMPILE_LANGUAGE:C>:${_fpo_arch_list}>")
   endif()
   find_package(OpenMP QUIET COMPONENTS C)
   if(OpenMP_C_FOUND)
