@@ -1,0 +1,230 @@
+/* cuda_bench.c: the CUDA back end's figures, printed in one run (never fails on speed): the
+ * chain step and the example model's transport step on the GPU, fused (segment kernels) and
+ * unfused (chain_ref, tp_ref: a kernel a loop nest), against the C back end (fused) on all of
+ * this machine's cores (OpenMP); their bandwidth against the device's triad measured here;
+ * the host time of one run (a replay of its CUDA graph). Fails only when the back ends give
+ * different bits. Usage: fpo_cuda_bench [N [NZ [RUNS]]]. */
+#include "chain_ref.h"
+#include "chain_step.h"
+#include "tp_ref.h"
+#include "tp_step.h"
+
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+double fpo_bench_device_triad(size_t n, int reps);
+
+enum { H = 3 };
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static double noise(int64_t x, int f, double lo, double span) {
+    uint64_t h = (uint64_t)x * 0x9E3779B97F4A7C15ull ^ (uint64_t)(f + 1) * 0xC2B2AE3D27D4EB4Full;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 32;
+    return lo + span * (double)(h >> 11) / 9007199254740992.0;
+}
+
+typedef struct Arr {
+    double *host, *dev;
+    size_t n;
+} Arr;
+
+static Arr arr(size_t n, int f, double lo, double span) {
+    Arr a = {malloc(n * sizeof(double)), NULL, n};
+    for (size_t x = 0; x < n; x++)
+        a.host[x] = noise((int64_t)x, f, lo, span);
+    if (cudaMalloc((void **)&a.dev, n * sizeof(double)) != cudaSuccess) {
+        fprintf(stderr, "cuda_bench: cudaMalloc failed\n");
+        exit(1);
+    }
+    cudaMemcpy(a.dev, a.host, n * sizeof(double), cudaMemcpyHostToDevice);
+    return a;
+}
+
+static long differ(const Arr *a) {
+    double *d = malloc(a->n * sizeof(double));
+    cudaMemcpy(d, a->dev, a->n * sizeof(double), cudaMemcpyDeviceToHost);
+    long bad = 0;
+    for (size_t x = 0; x < a->n; x++)
+        bad += memcmp(&d[x], &a->host[x], sizeof(double)) != 0;
+    free(d);
+    return bad;
+}
+
+static fpo_field f3(double *d, int n, int nz, fpo_space s) {
+    fpo_field f = fpo_field_3d(d, FPO_F64, -H, n + H, -H, n + H, 0, nz);
+    f.space = s;
+    return f;
+}
+
+static fpo_field f2(double *d, int n, fpo_space s) {
+    fpo_field f = fpo_field_2d(d, FPO_F64, -H, n + H, -H, n + H);
+    f.space = s;
+    return f;
+}
+
+/* Seconds per run of `run` (best of 3 rounds of `runs`), the work waited for after each round. */
+#define TIME_RUNS(result, runs, run, wait)                                                     \
+    do {                                                                                       \
+        double best_ = 1e30;                                                                   \
+        for (int round_ = 0; round_ < 3; round_++) {                                           \
+            double t0_ = now();                                                                \
+            for (int r_ = 0; r_ < (runs); r_++)                                                \
+                run;                                                                           \
+            wait;                                                                              \
+            double t_ = (now() - t0_) / (runs);                                                \
+            best_ = t_ < best_ ? t_ : best_;                                                   \
+        }                                                                                      \
+        (result) = best_;                                                                      \
+    } while (0)
+
+int main(int argc, char **argv) {
+    int n = argc > 1 ? atoi(argv[1]) : 192, nz = argc > 2 ? atoi(argv[2]) : 80;
+    int runs = argc > 3 ? atoi(argv[3]) : 20;
+    size_t n3 = (size_t)(n + 2 * H) * (size_t)(n + 2 * H) * (size_t)nz;
+    size_t n2 = (size_t)(n + 2 * H) * (size_t)(n + 2 * H);
+    struct cudaDeviceProp prop;
+    cudaGetDeviceProperties(&prop, 0);
+    int threads = 1;
+#ifdef _OPENMP
+    threads = omp_get_max_threads();
+#endif
+    double triad = fpo_bench_device_triad((size_t)1 << 27, 20);
+    printf("device: %s, %d multiprocessors; host: %d threads\n", prop.name,
+           prop.multiProcessorCount, threads);
+    printf("domain %d x %d x %d (halo %d), %d runs a round, best of 3 rounds\n", n, n, nz, H, runs);
+    printf("device triad: %.0f GB/s\n", triad / 1e9);
+    int bad = 0;
+    fpo_domain dom = fpo_domain_local(n, n, nz);
+    fpo_error err;
+    fpo_options oc = {.backend = "c"}, og = {.backend = "cuda"};
+
+    /* the chain step */
+    {
+        Arr q = arr(n3, 0, 0.5, 1.0), u = arr(n3, 1, -1.0, 2.0), v = arr(n3, 2, -1.0, 2.0),
+            delp = arr(n3, 3, 1.0, 1.0), out = arr(n3, 4, 0.0, 1.0);
+        chain_step_fields hf = {f3(q.host, n, nz, FPO_HOST), f3(u.host, n, nz, FPO_HOST),
+                                f3(v.host, n, nz, FPO_HOST), f3(delp.host, n, nz, FPO_HOST),
+                                f3(out.host, n, nz, FPO_HOST)};
+        chain_step_fields df = {f3(q.dev, n, nz, FPO_DEVICE), f3(u.dev, n, nz, FPO_DEVICE),
+                                f3(v.dev, n, nz, FPO_DEVICE), f3(delp.dev, n, nz, FPO_DEVICE),
+                                f3(out.dev, n, nz, FPO_DEVICE)};
+        Arr out2 = arr(n3, 4, 0.0, 1.0);
+        chain_ref_fields du;
+        memcpy(&du, &df, sizeof du);
+        du.q_out = f3(out2.dev, n, nz, FPO_DEVICE);
+        chain_step *pc, *pg;
+        chain_ref *pu;
+        if (chain_step_open_with(&pc, &dom, &hf, &oc, &err) ||
+            chain_step_open_with(&pg, &dom, &df, &og, &err) ||
+            chain_ref_open_with(&pu, &dom, &du, &og, &err)) {
+            fprintf(stderr, "cuda_bench: chain: %s\n", err.msg);
+            return 1;
+        }
+        double tc, tg, tu, th = 1e30;
+        TIME_RUNS(tc, runs, chain_step_run(pc, 0.3, 0.05, 0.1, &err), (void)0);
+        TIME_RUNS(tg, runs, chain_step_run(pg, 0.3, 0.05, 0.1, &err), chain_step_wait(pg, &err));
+        TIME_RUNS(tu, runs, chain_ref_run(pu, 0.3, 0.05, 0.1, &err), chain_ref_wait(pu, &err));
+        for (int r = 0; r < 200; r++) {   /* host time of one run: a graph replay queued */
+            chain_step_wait(pg, &err);
+            double t0 = now();
+            chain_step_run(pg, 0.3, 0.05, 0.1, &err);
+            double t = now() - t0;
+            th = t < th ? t : th;
+        }
+        chain_step_wait(pg, &err);
+        long d = differ(&out);
+        memcpy(out2.host, out.host, n3 * sizeof(double));
+        long du_ = differ(&out2);
+        bad += d != 0 || du_ != 0;
+        double bytes = 5.0 * 8.0 * (double)n * n * nz;   /* q, u, v, delp read; q_out written */
+        printf("chain:   CUDA fused %8.3f ms, unfused %8.3f ms: fused/unfused %5.2fx | fused %6.0f "
+               "GB/s = %5.1f %% of the device triad | C fused on the host (%d threads) %8.3f ms: "
+               "GPU/CPU %6.2fx | host time of a run %.1f us | points differing from C: %ld fused, "
+               "%ld unfused\n",
+               tg * 1e3, tu * 1e3, tu / tg, bytes / tg / 1e9, 100.0 * bytes / tg / triad, threads,
+               tc * 1e3, tc / tg, th * 1e6, d, du_);
+        chain_step_close(pc);
+        chain_step_close(pg);
+        chain_ref_close(pu);
+    }
+    /* the transport step */
+    {
+        Arr a3[6], a2[4];
+        for (int a = 0; a < 6; a++)
+            a3[a] = a < 2 ? arr(n3, 10 + a, 1.0, 1.0) : arr(n3, 10 + a, -0.4, 0.8);
+        for (int a = 0; a < 4; a++)
+            a2[a] = arr(n2, 20 + a, 0.8, 0.4);
+        tp_step_fields hf = {f3(a3[0].host, n, nz, FPO_HOST), f3(a3[1].host, n, nz, FPO_HOST),
+                             f3(a3[2].host, n, nz, FPO_HOST), f3(a3[3].host, n, nz, FPO_HOST),
+                             f3(a3[4].host, n, nz, FPO_HOST), f3(a3[5].host, n, nz, FPO_HOST),
+                             f2(a2[0].host, n, FPO_HOST), f2(a2[1].host, n, FPO_HOST),
+                             f2(a2[2].host, n, FPO_HOST), f2(a2[3].host, n, FPO_HOST)};
+        tp_step_fields df = {f3(a3[0].dev, n, nz, FPO_DEVICE), f3(a3[1].dev, n, nz, FPO_DEVICE),
+                             f3(a3[2].dev, n, nz, FPO_DEVICE), f3(a3[3].dev, n, nz, FPO_DEVICE),
+                             f3(a3[4].dev, n, nz, FPO_DEVICE), f3(a3[5].dev, n, nz, FPO_DEVICE),
+                             f2(a2[0].dev, n, FPO_DEVICE), f2(a2[1].dev, n, FPO_DEVICE),
+                             f2(a2[2].dev, n, FPO_DEVICE), f2(a2[3].dev, n, FPO_DEVICE)};
+        Arr uq = arr(n3, 10, 1.0, 1.0), uqy = arr(n3, 11, 1.0, 1.0);
+        tp_ref_fields du;
+        memcpy(&du, &df, sizeof du);
+        du.q = f3(uq.dev, n, nz, FPO_DEVICE);
+        du.qy = f3(uqy.dev, n, nz, FPO_DEVICE);
+        tp_step *pc, *pg;
+        tp_ref *pu;
+        if (tp_step_open_with(&pc, &dom, &hf, &oc, &err) ||
+            tp_step_open_with(&pg, &dom, &df, &og, &err) ||
+            tp_ref_open_with(&pu, &dom, &du, &og, &err)) {
+            fprintf(stderr, "cuda_bench: tp_step: %s\n", err.msg);
+            return 1;
+        }
+        /* one step each from the same start: the bits agree */
+        tp_step_run(pc, &err);
+        tp_step_run(pg, &err);
+        tp_step_wait(pg, &err);
+        tp_ref_run(pu, &err);
+        tp_ref_wait(pu, &err);
+        long d = differ(&a3[0]);
+        memcpy(uq.host, a3[0].host, n3 * sizeof(double));
+        long du_ = differ(&uq);
+        bad += d != 0 || du_ != 0;
+        double tc, tg, tu, th = 1e30;
+        TIME_RUNS(tc, runs, tp_step_run(pc, &err), (void)0);
+        TIME_RUNS(tg, runs, tp_step_run(pg, &err), tp_step_wait(pg, &err));
+        TIME_RUNS(tu, runs, tp_ref_run(pu, &err), tp_ref_wait(pu, &err));
+        for (int r = 0; r < 200; r++) {
+            tp_step_wait(pg, &err);
+            double t0 = now();
+            tp_step_run(pg, &err);
+            double t = now() - t0;
+            th = t < th ? t : th;
+        }
+        tp_step_wait(pg, &err);
+        /* q, qy, crx, cry, xfx, yfx read, q written (the 2D metrics left out) */
+        double bytes = 7.0 * 8.0 * (double)n * n * nz;
+        printf("tp_step: CUDA fused %8.3f ms, unfused %8.3f ms: fused/unfused %5.2fx | fused %6.0f "
+               "GB/s = %5.1f %% of the device triad | C fused on the host (%d threads) %8.3f ms: "
+               "GPU/CPU %6.2fx | host time of a run %.1f us | points differing from C after one "
+               "step: %ld fused, %ld unfused\n",
+               tg * 1e3, tu * 1e3, tu / tg, bytes / tg / 1e9, 100.0 * bytes / tg / triad, threads,
+               tc * 1e3, tc / tg, th * 1e6, d, du_);
+        tp_step_close(pc);
+        tp_step_close(pg);
+        tp_ref_close(pu);
+    }
+    if (bad)
+        fprintf(stderr, "cuda_bench: the back ends differ\n");
+    return bad ? 1 : 0;
+}

@@ -1,0 +1,285 @@
+/* cuda_check.c: the CUDA back end against the C back end, bit for bit: the chain step
+ * (tests/bench/chain.fpo) and the example model's transport step (tp_step), fused (segment
+ * kernels) and unfused (chain_ref, tp_ref: a kernel a loop nest), each variant forced in turn,
+ * on fields of hash noise. Built twice: against the emulated CUDA build (kernels run
+ * as loops on the host: CI checks the generated kernels' logic without a GPU) and, with
+ * ON_GPU, against the real one (device memory; exits 77, skipped, where no device can be
+ * used). Also checks what open refuses: fields in the wrong memory, no device.
+ * Usage: cuda_check [NX [NY [NZ]]]. */
+#include "chain_ref.h"
+#include "chain_step.h"
+#include "tp_ref.h"
+#include "tp_step.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef ON_GPU
+#include <cuda_runtime.h>
+#endif
+
+enum { H = 3 };
+
+static int failures;
+
+#define FAIL(...)                                                                              \
+    do {                                                                                       \
+        fprintf(stderr, "cuda_check: " __VA_ARGS__);                                           \
+        fputc('\n', stderr);                                                                   \
+        failures++;                                                                            \
+    } while (0)
+
+/* Deterministic noise in [lo, lo + span): a hash of the point and the field. */
+static double noise(int64_t x, int f, double lo, double span) {
+    uint64_t h = (uint64_t)x * 0x9E3779B97F4A7C15ull ^ (uint64_t)(f + 1) * 0xC2B2AE3D27D4EB4Full;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 32;
+    return lo + span * (double)(h >> 11) / 9007199254740992.0;
+}
+
+/* A field's host array and its device copy (on the emulated build: a host copy marked as
+ * device memory, which is what that build's kernels read). */
+typedef struct Arr {
+    double *host, *dev;
+    size_t n;
+} Arr;
+
+static Arr arr(size_t n, int f, double lo, double span) {
+    Arr a = {malloc(n * sizeof(double)), NULL, n};
+    for (size_t x = 0; x < n; x++)
+        a.host[x] = noise((int64_t)x, f, lo, span);
+#ifdef ON_GPU
+    cudaMalloc((void **)&a.dev, n * sizeof(double));
+    cudaMemcpy(a.dev, a.host, n * sizeof(double), cudaMemcpyHostToDevice);
+#else
+    a.dev = malloc(n * sizeof(double));
+    memcpy(a.dev, a.host, n * sizeof(double));
+#endif
+    return a;
+}
+
+static void arr_free(Arr *a) {
+    free(a->host);
+#ifdef ON_GPU
+    cudaFree(a->dev);
+#else
+    free(a->dev);
+#endif
+}
+
+/* The device copy's values back on the host. */
+static double *fetch(const Arr *a) {
+    double *h = malloc(a->n * sizeof(double));
+#ifdef ON_GPU
+    cudaMemcpy(h, a->dev, a->n * sizeof(double), cudaMemcpyDeviceToHost);
+#else
+    memcpy(h, a->dev, a->n * sizeof(double));
+#endif
+    return h;
+}
+
+/* Compare the host and device arrays bit for bit; name the first difference. */
+static long compare(const char *what, const char *variant, const Arr *a, int nx, int ny) {
+    double *d = fetch(a);
+    long bad = 0;
+    for (size_t x = 0; x < a->n; x++)
+        if (memcmp(&a->host[x], &d[x], sizeof(double))) {
+            if (!bad) {
+                int64_t w = nx + 2 * H, hh = ny + 2 * H;
+                FAIL("%s, variant %s: first difference at i=%lld j=%lld k=%lld: C %.17g, CUDA "
+                     "%.17g",
+                     what, variant, (long long)((int64_t)x % w) - H,
+                     (long long)((int64_t)x / w % hh) - H, (long long)((int64_t)x / (w * hh)),
+                     a->host[x], d[x]);
+            }
+            bad++;
+        }
+    free(d);
+    return bad;
+}
+
+static fpo_field f3(double *data, int nx, int ny, int nz, fpo_space space) {
+    fpo_field f = fpo_field_3d(data, FPO_F64, -H, nx + H, -H, ny + H, 0, nz);
+    f.space = space;
+    return f;
+}
+
+static fpo_field f2(double *data, int nx, int ny, fpo_space space) {
+    fpo_field f = fpo_field_2d(data, FPO_F64, -H, nx + H, -H, ny + H);
+    f.space = space;
+    return f;
+}
+
+static const char *variants[] = {"all", "interior", "sw", "se", "nw", "ne", "s", "n", "w", "e"};
+
+static int check_chain(int nx, int ny, int nz, int steps) {
+    size_t n = (size_t)(nx + 2 * H) * (size_t)(ny + 2 * H) * (size_t)nz;
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        Arr q = arr(n, 0, 0.5, 1.0), u = arr(n, 1, -1.0, 2.0), w = arr(n, 2, -1.0, 2.0),
+            delp = arr(n, 3, 1.0, 1.0), out = arr(n, 4, 0.0, 1.0), out2 = arr(n, 4, 0.0, 1.0);
+        chain_step_fields hf = {f3(q.host, nx, ny, nz, FPO_HOST), f3(u.host, nx, ny, nz, FPO_HOST),
+                                f3(w.host, nx, ny, nz, FPO_HOST),
+                                f3(delp.host, nx, ny, nz, FPO_HOST),
+                                f3(out.host, nx, ny, nz, FPO_HOST)};
+        chain_step_fields df = {f3(q.dev, nx, ny, nz, FPO_DEVICE), f3(u.dev, nx, ny, nz, FPO_DEVICE),
+                                f3(w.dev, nx, ny, nz, FPO_DEVICE),
+                                f3(delp.dev, nx, ny, nz, FPO_DEVICE),
+                                f3(out.dev, nx, ny, nz, FPO_DEVICE)};
+        chain_ref_fields du;   /* the unfused program: the same fields, its own output */
+        memcpy(&du, &df, sizeof du);
+        du.q_out = f3(out2.dev, nx, ny, nz, FPO_DEVICE);
+        fpo_domain dom = fpo_domain_local(nx, ny, nz);
+        fpo_options oc = {.variant = variants[v], .backend = "c"};
+        fpo_options og = {.variant = variants[v], .backend = "cuda"};
+        fpo_error err;
+        chain_step *pc = NULL, *pg = NULL;
+        chain_ref *pu = NULL;
+        if (chain_step_open_with(&pc, &dom, &hf, &oc, &err) ||
+            chain_step_open_with(&pg, &dom, &df, &og, &err) ||
+            chain_ref_open_with(&pu, &dom, &du, &og, &err)) {
+            FAIL("chain: open: %s", err.msg);
+            return 1;
+        }
+        for (int s = 0; s < steps; s++) {
+            /* the same scalars each step but one, so the graph is replayed and captured again */
+            double dtdx = s == 2 ? 0.25 : 0.3;
+            if (chain_step_run(pc, dtdx, 0.05, 0.1, &err) ||
+                chain_step_run(pg, dtdx, 0.05, 0.1, &err) || chain_step_wait(pg, &err) ||
+                chain_ref_run(pu, dtdx, 0.05, 0.1, &err) || chain_ref_wait(pu, &err)) {
+                FAIL("chain: run: %s", err.msg);
+                return 1;
+            }
+        }
+        memcpy(out2.host, out.host, n * sizeof(double));   /* C's result */
+        long bad = compare("chain q_out (fused)", variants[v], &out, nx, ny);
+        long badu = compare("chain q_out (unfused)", variants[v], &out2, nx, ny);
+        printf("chain, variant %-8s: %zu points of q_out, %ld differ fused, %ld unfused (%s)\n",
+               variants[v], n, bad, badu, chain_step_variant(pg));
+        chain_step_close(pc);
+        chain_step_close(pg);
+        chain_ref_close(pu);
+        arr_free(&q), arr_free(&u), arr_free(&w), arr_free(&delp), arr_free(&out), arr_free(&out2);
+    }
+    return 0;
+}
+
+static int check_tp(int nx, int ny, int nz) {
+    size_t n = (size_t)(nx + 2 * H) * (size_t)(ny + 2 * H) * (size_t)nz;
+    size_t n2 = (size_t)(nx + 2 * H) * (size_t)(ny + 2 * H);
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        Arr a3[6], a2[4];
+        for (int a = 0; a < 6; a++)   /* q, qy, crx, cry, xfx, yfx */
+            a3[a] = a < 2 ? arr(n, 10 + a, 1.0, 1.0) : arr(n, 10 + a, -0.4, 0.8);
+        Arr uq = arr(n, 10, 1.0, 1.0), uqy = arr(n, 11, 1.0, 1.0);   /* the unfused run's q, qy */
+        for (int a = 0; a < 4; a++)   /* area, rarea, dxa, dya */
+            a2[a] = arr(n2, 20 + a, 0.8, 0.4);
+        fpo_field h3[6], d3[6], h2[4], d2[4];
+        for (int a = 0; a < 6; a++)
+            h3[a] = f3(a3[a].host, nx, ny, nz, FPO_HOST), d3[a] = f3(a3[a].dev, nx, ny, nz, FPO_DEVICE);
+        for (int a = 0; a < 4; a++)
+            h2[a] = f2(a2[a].host, nx, ny, FPO_HOST), d2[a] = f2(a2[a].dev, nx, ny, FPO_DEVICE);
+        tp_step_fields hf = {h3[0], h3[1], h3[2], h3[3], h3[4], h3[5], h2[0], h2[1], h2[2], h2[3]};
+        tp_step_fields df = {d3[0], d3[1], d3[2], d3[3], d3[4], d3[5], d2[0], d2[1], d2[2], d2[3]};
+        fpo_domain dom = fpo_domain_local(nx, ny, nz);
+        fpo_options oc = {.variant = variants[v], .backend = "c"};
+        fpo_options og = {.variant = variants[v], .backend = "cuda"};
+        fpo_error err;
+        tp_ref_fields du;
+        memcpy(&du, &df, sizeof du);
+        du.q = f3(uq.dev, nx, ny, nz, FPO_DEVICE);
+        du.qy = f3(uqy.dev, nx, ny, nz, FPO_DEVICE);
+        tp_step *pc = NULL, *pg = NULL;
+        tp_ref *pu = NULL;
+        if (tp_step_open_with(&pc, &dom, &hf, &oc, &err) ||
+            tp_step_open_with(&pg, &dom, &df, &og, &err) ||
+            tp_ref_open_with(&pu, &dom, &du, &og, &err)) {
+            FAIL("tp_step: open: %s", err.msg);
+            return 1;
+        }
+        if (tp_step_run(pc, &err) || tp_step_run(pg, &err) || tp_step_wait(pg, &err) ||
+            tp_ref_run(pu, &err) || tp_ref_wait(pu, &err)) {
+            FAIL("tp_step: run: %s", err.msg);
+            return 1;
+        }
+        memcpy(uq.host, a3[0].host, n * sizeof(double));   /* C's result */
+        long bad = compare("tp_step q (fused)", variants[v], &a3[0], nx, ny);
+        long badu = compare("tp_step q (unfused)", variants[v], &uq, nx, ny);
+        printf("tp_step, variant %-8s: %zu points of q, %ld differ fused, %ld unfused\n",
+               variants[v], n, bad, badu);
+        tp_step_close(pc);
+        tp_step_close(pg);
+        tp_ref_close(pu);
+        arr_free(&uq), arr_free(&uqy);
+        for (int a = 0; a < 6; a++)
+            arr_free(&a3[a]);
+        for (int a = 0; a < 4; a++)
+            arr_free(&a2[a]);
+    }
+    return 0;
+}
+
+/* Open refuses fields in the other back end's memory. */
+static void check_refusals(void) {
+    int nx = 8, ny = 8, nz = 4;
+    size_t n = (size_t)(nx + 2 * H) * (size_t)(ny + 2 * H) * (size_t)nz;
+    Arr a = arr(n, 0, 0.0, 1.0);
+    fpo_domain dom = fpo_domain_local(nx, ny, nz);
+    fpo_error err;
+    chain_step *p = NULL;
+    chain_step_fields host = {f3(a.host, nx, ny, nz, FPO_HOST), f3(a.host, nx, ny, nz, FPO_HOST),
+                              f3(a.host, nx, ny, nz, FPO_HOST), f3(a.host, nx, ny, nz, FPO_HOST),
+                              f3(a.host, nx, ny, nz, FPO_HOST)};
+    chain_step_fields dev = host;
+    dev.u = f3(a.dev, nx, ny, nz, FPO_DEVICE);
+    fpo_options og = {.backend = "cuda"}, oc = {.backend = "c"};
+    fpo_status st = chain_step_open_with(&p, &dom, &host, &og, &err);
+    if (st != FPO_EINVAL || !strstr(err.msg, "field 'q' is in host memory but the CUDA back end"))
+        FAIL("a host field given to the CUDA back end: status %d, '%s'", st, st ? err.msg : "");
+    else
+        printf("refused: %s\n", err.msg);
+    st = chain_step_open_with(&p, &dom, &dev, &oc, &err);
+    if (st != FPO_EINVAL || !strstr(err.msg, "field 'u' is in device memory but the C back end"))
+        FAIL("a device field given to the C back end: status %d, '%s'", st, st ? err.msg : "");
+    else
+        printf("refused: %s\n", err.msg);
+    arr_free(&a);
+}
+
+int main(int argc, char **argv) {
+    int nx = argc > 1 ? atoi(argv[1]) : 12, ny = argc > 2 ? atoi(argv[2]) : 15;
+    int nz = argc > 3 ? atoi(argv[3]) : 5;
+#ifdef ON_GPU
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        /* no device: open must refuse the CUDA back end, saying why */
+        Arr a = {NULL, NULL, 0};
+        double x = 0;
+        fpo_field f = fpo_field_on_device(fpo_field_3d(&x, FPO_F64, -H, 1 + H, -H, 1 + H, 0, 1));
+        chain_step_fields df = {f, f, f, f, f};
+        fpo_domain dom = fpo_domain_local(1, 1, 1);
+        fpo_options og = {.backend = "cuda"};
+        fpo_error err;
+        chain_step *p = NULL;
+        fpo_status st = chain_step_open_with(&p, &dom, &df, &og, &err);
+        (void)a;
+        if (st != FPO_EMISMATCH || !strstr(err.msg, "needs a CUDA device")) {
+            fprintf(stderr, "cuda_check: no device, but open said %d '%s'\n", st,
+                    st ? err.msg : "");
+            return 1;
+        }
+        printf("no CUDA device: open refused the CUDA back end: %s\nskipped\n", err.msg);
+        return 77;
+    }
+#endif
+    check_refusals();
+    check_chain(nx, ny, nz, 4);
+    check_chain(1, 2, 3, 1);   /* a domain smaller than the regions' reach */
+    check_tp(nx, ny, nz);
+    if (failures) {
+        fprintf(stderr, "cuda_check: %d failures\n", failures);
+        return 1;
+    }
+    printf("cuda_check: the CUDA back end equals the C back end bit for bit\n");
+    return 0;
+}
