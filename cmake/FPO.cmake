@@ -19,6 +19,8 @@ if(NOT DEFINED FPO_ARCH_FLAGS)
   set(FPO_ARCH_FLAGS "${_fpo_arch}" CACHE STRING
       "Compiler flags for the generated code's target machine (default -march=native)")
 endif()
+option(FPO_WERROR_GENERATED
+       "Compile generated programs with -Wall -Wextra -Warray-bounds=2 -Werror (CI)" OFF)
 set(FPO_INSTRUMENT "" CACHE STRING
     "fpo_add_program's default INSTRUMENT list (nan;negative:FIELD;trace:I,J,K;progress;timers;bounds)")
 
@@ -276,6 +278,17 @@ function(fpo_add_program name)
   # forms then give the same bits, whatever loops the compiler vectorizes.
   if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:C>:-ffp-contract=off>)
+  endif()
+  # The target holds the generated sources only: with FPO_WERROR_GENERATED, any warning in
+  # generated code stops the build (-Warray-bounds=2 is GCC's, and needs the optimizer).
+  if(FPO_WERROR_GENERATED)
+    if(CMAKE_C_COMPILER_ID STREQUAL "GNU")
+      target_compile_options(${name} PRIVATE
+                             "$<$<COMPILE_LANGUAGE:C>:-Wall;-Wextra;-Warray-bounds=2;-Werror>")
+    elseif(CMAKE_C_COMPILER_ID MATCHES "Clang")
+      target_compile_options(${name} PRIVATE
+                             "$<$<COMPILE_LANGUAGE:C>:-Wall;-Wextra;-Warray-bounds;-Werror>")
+    endif()
   endif()
   if(FPO_ARCH_FLAGS)
     separate_arguments(_fpo_arch_list UNIX_COMMAND "${FPO_ARCH_FLAGS}")

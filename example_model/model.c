@@ -32,8 +32,7 @@ static fpo_field field2(const em_model *m, double *data) {
 }
 
 static fpo_domain domain(const em_model *m) {
-    const em_grid *g = &m->g;
-    return (fpo_domain){g->nx, g->ny, m->nz, g->i0, g->j0, g->n, g->n, g->tile};
+    return fpo_halo_domain(&m->d, m->nz);   /* the rank's part of the decomposition */
 }
 
 /* Courant numbers and volume fluxes (tp_winds) from the stream function's C-grid winds, the

@@ -75,17 +75,66 @@ static void ind(Emit *e) {
         buf_add(e->b, "    ");
 }
 
+/* ---- text from outside (paths, messages) in generated C ---- */
+
+/* One character of `text` inside a C string literal: quotes and backslashes escaped, '?' as
+ * \? (no trigraph can form), control characters as three-digit octal escapes (a newline in a
+ * path cannot end the literal or the line); with `format` the literal is a printf format, and
+ * '%' doubles. */
+static void c_str_char(Buf *b, char c, bool format) {
+    unsigned char u = (unsigned char)c;
+    if (c == '"' || c == '\\' || c == '?')
+        buf_printf(b, "\\%c", c);
+    else if (u < 0x20 || u == 0x7f)
+        buf_printf(b, "\\%03o", u);
+    else if (format && c == '%')
+        buf_add(b, "%%");
+    else
+        buf_addn(b, &c, 1);
+}
+
+/* `text` for the inside of a C string literal. */
+const char *fpo_c_str(const char *text) {
+    Buf b = {0};
+    for (; *text; text++)
+        c_str_char(&b, *text, false);
+    buf_add(&b, "");
+    return b.s;
+}
+
+/* `text` for the inside of a C string literal that is a printf format. */
+const char *fpo_c_fmt(const char *text) {
+    Buf b = {0};
+    for (; *text; text++)
+        c_str_char(&b, *text, true);
+    buf_add(&b, "");
+    return b.s;
+}
+
+/* `text` for the inside of a C comment: a '/' after a '*' or a '*' after a '/' takes a
+ * backslash before it (no "*\/" ends the comment early, no "/\*" nests one), control
+ * characters are written as octal escapes (the comment stays on its line). */
+const char *fpo_c_comment(const char *text) {
+    Buf b = {0};
+    char prev = 0;
+    for (; *text; prev = *text++) {
+        unsigned char u = (unsigned char)*text;
+        if ((*text == '/' && prev == '*') || (*text == '*' && prev == '/'))
+            buf_add(&b, "\\");
+        if (u < 0x20 || u == 0x7f)
+            buf_printf(&b, "\\%03o", u);
+        else
+            buf_addn(&b, text, 1);
+    }
+    buf_add(&b, "");
+    return b.s;
+}
+
 /* Point the C compiler (and debuggers) at the .fpo line. */
 static void line_directive(Emit *e, Loc loc) {
     if (!loc.file || loc.line <= 0)
         return;
-    buf_printf(e->b, "#line %d \"", loc.line);
-    for (const char *c = loc.file->path; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            buf_add(e->b, "\\");
-        buf_addn(e->b, c, 1);
-    }
-    buf_add(e->b, "\"\n");
+    buf_printf(e->b, "#line %d \"%s\"\n", loc.line, fpo_c_str(loc.file->path));
 }
 
 /* ---- expressions ---- */
@@ -1026,7 +1075,7 @@ static void emit_stencil(Emit *e, Decl *s, StencilInfo *si) {
     Buf *b = e->b;
     e->st = s;
     buf_printf(b, "\n/* stencil %s (%s:%d) */\nstatic void stencil_%s(", s->name,
-               s->loc.file ? s->loc.file->path : "?", s->loc.line, s->name);
+               fpo_c_comment(s->loc.file ? s->loc.file->path : "?"), s->loc.line, s->name);
     for (int i = 0; i < s->nparams; i++) {
         Var *v = s->params[i];
         if (v->ax == AX_SCALAR)
@@ -1262,13 +1311,14 @@ static void emit_halo_check(Emit *e, const char *call, Node *h) {
     ind(e);
     buf_printf(e->b, "if (%s)\n", call);
     ind(e);
-    buf_printf(e->b, "    return fpo_halo_failed_(err, \"%s\", &fpo_herr);\n", halo_text(h));
+    buf_printf(e->b, "    return fpo_halo_failed_(err, \"%s\", &fpo_herr);\n",
+               fpo_c_str(halo_text(h)));
 }
 
 static void emit_halo_finish(Emit *e, Node *h) {
     ind(e);
     buf_printf(e->b, "{   /* finish %s: before the next statement that touches its fields */\n",
-               halo_text(h));
+               fpo_c_comment(halo_text(h)));
     e->indent++;
     ind(e);
     buf_add(e->b, "fpo_halo_error fpo_herr;\n");
@@ -1337,8 +1387,12 @@ static void emit_halo_plans(Buf *b, Prog *pg, Node *n, const Build *bd) {
         emit_halo_plans(b, pg, n->els, bd);
         if (n->kind != ND_HALO || n->halo.plan < 0)
             continue;
-        int nitems = 0;
-        buf_printf(b, "    {   /* %s */\n        fpo_halo_item items[8];\n", halo_text(n));
+        /* One item per scalar field, one for a vector pair: the array holds exactly those. */
+        int nitems = 0, nargs = 0;
+        for (Node *a = n->args; a; a = a->next)
+            nargs++;
+        buf_printf(b, "    {   /* %s */\n        fpo_halo_item items[%d];\n",
+                   fpo_c_comment(halo_text(n)), n->halo.vec ? 1 : nargs > 0 ? nargs : 1);
         if (n->halo.vec)
             buf_printf(b, "        items[%d] = fpo_halo_vector(%s, %s, %s);\n", nitems++,
                        halo_field(pg, n->args), halo_field(pg, n->args->next),
@@ -1355,7 +1409,7 @@ static void emit_halo_plans(Buf *b, Prog *pg, Node *n, const Build *bd) {
                           "items, 0, &fpo_herr))\n", n->halo.plan,
                        (long long)halo_depth(n, bd), nitems);
         buf_printf(b, "            return fpo_halo_failed_(err, \"%s\", &fpo_herr);\n    }\n",
-                   halo_text(n));
+                   fpo_c_str(halo_text(n)));
     }
 }
 
@@ -1391,8 +1445,8 @@ static void emit_halo_width_checks(Buf *b, Prog *pg, Node *n, const Build *bd) {
                        "build with fpo_add_program(... HALO %%lld)\",\n"
                        "                            \"%s\", \"%s\", (long long)fpo_h, \"%s\", "
                        "(long long)(fpo_h > 0 ? fpo_h : 1));\n    }\n",
-                       halo_text(n), bd->halo, f, xi, xi, yj, yj, bd->halo, bd->halo, bd->halo,
-                       pg->ir->name, f, halo_text(n));
+                       fpo_c_comment(halo_text(n)), bd->halo, f, xi, xi, yj, yj, bd->halo,
+                       bd->halo, bd->halo, pg->ir->name, f, fpo_c_str(halo_text(n)));
         }
     }
 }
@@ -1416,7 +1470,7 @@ static void emit_halo_rebind(Buf *b, Prog *pg, Node *n) {
                               "            st = fpo_halo_failed_(err, \"%s\", &fpo_herr);\n"
                               "        if (st)\n            return st;\n    }\n",
                            a->var->name, a->var->name, a->var->name, n->halo.plan, item, comp,
-                           a->var->name, halo_text(n));
+                           a->var->name, fpo_c_str(halo_text(n)));
             }
             if (n->halo.vec)
                 comp++;
@@ -1430,7 +1484,7 @@ static void emit_halo_rebind(Buf *b, Prog *pg, Node *n) {
 static void emit_halo_needs(Buf *b, Prog *pg, Node *n, const Build *bd) {
     int c = 0;
     int64_t d = halo_depth(n, bd);
-    buf_printf(b, "    /* %s */\n", halo_text(n));
+    buf_printf(b, "    /* %s */\n", fpo_c_comment(halo_text(n)));
     for (Node *a = n->args; a; a = a->next, c++) {
         int pos = halo_pos(n, n->halo.vec ? c : 0);
         int slot = field_slot(pg->ir, pg->ir->stencils, pg->infos, a->var);
@@ -1453,13 +1507,13 @@ static void emit_fill_size_check(Buf *b, Prog *pg, Node *n) {
                "this rank's domain is %%lld x %%lld points: give each rank %lld x %lld or "
                "more\", (long long)nx, (long long)ny);\n"
                "    }\n",
-               d, d, pg->ir->name, pg->ir->name, halo_text(n), d, d, d);
+               d, d, pg->ir->name, pg->ir->name, fpo_c_fmt(halo_text(n)), d, d, d);
 }
 
 /* A callback may touch every compute point of the fields it is given. */
 static void emit_callback_needs(Buf *b, Prog *pg, Node *n) {
     buf_printf(b, "    /* callback %s (%s:%d) */\n", n->decl->name,
-               n->loc.file ? n->loc.file->path : "?", n->loc.line);
+               fpo_c_comment(n->loc.file ? n->loc.file->path : "?"), n->loc.line);
     for (int i = 0; i < n->decl->nparams; i++) {
         Var *v = n->decl->params[i];
         if (v->ax == AX_SCALAR)
@@ -1500,7 +1554,7 @@ static void emit_run(Emit *e, Prog *pg, Node *n) {
                 if (k > at) {
                     ind(e);
                     buf_printf(b, "/* start %s here: its fields are final */\n",
-                               halo_text(list[k]));
+                               fpo_c_comment(halo_text(list[k])));
                 }
                 for (int i = 0; i < npending;)   /* one plan per field in flight */
                     if (halo_touched_by(pending[i], list[k])) {
@@ -1674,8 +1728,8 @@ static void emit_needs(Buf *b, Prog *pg, Node *n) {
         for (Node *st = n->body; st; st = st->next) {
             Decl *s = st->decl;
             StencilInfo *si = pg->infos[stencil_index(pg->ir, s)];
-            buf_printf(b, "    /* %s (%s:%d) */", s->name, st->loc.file ? st->loc.file->path : "?",
-                       st->loc.line);
+            buf_printf(b, "    /* %s (%s:%d) */", s->name,
+                       fpo_c_comment(st->loc.file ? st->loc.file->path : "?"), st->loc.line);
             Buf call = {0};
             for (int x = 0; x < s->nparams + s->ntemps; x++) {
                 Var *v = x < s->nparams ? s->params[x] : s->temps[x - s->nparams];
@@ -1721,7 +1775,8 @@ static void number_plans(Node *n, int *nplans, int *nhalo) {
     }
 }
 
-/* `text` as a C string literal (lines joined with \n, one literal a line). */
+/* `text` as a C string literal (lines joined with \n, one literal a line; escaped as
+ * fpo_c_str does). */
 char *fpo_c_string(const char *text) {
     Buf b = {0};
     buf_add(&b, "\"");
@@ -1730,9 +1785,7 @@ char *fpo_c_string(const char *text) {
             buf_add(&b, c[1] ? "\\n\"\n    \"" : "\\n");
             continue;
         }
-        if (*c == '"' || *c == '\\')
-            buf_add(&b, "\\");
-        buf_addn(&b, c, 1);
+        c_str_char(&b, *c, false);
     }
     buf_add(&b, "\"");
     return b.s;
@@ -1883,6 +1936,10 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
                    fpo_class_name(bd->classes[c]), ir->name, vn,
                    cuda ? fpo_fmt("%s__cuda_%s", ir->name, vn) : "NULL");
     }
+    Buf built = {0};
+    for (int c = 0; c < bd->nclasses; c++)
+        buf_printf(&built, "%s%s", c ? ", " : "", fpo_class_name(bd->classes[c]));
+    buf_add(&built, "");
     for (int i = 0; i < bd->nbackends; i++) {
         buf_printf(&backends, "%s\"%s\"", i ? ", " : "", bd->backends[i]);
         buf_printf(&backends_text, "%s%s", i ? " " : "", bd->backends[i]);
@@ -1954,13 +2011,14 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
                           "VARIANT_PROTOS", "CLASS_TABLE", "BACKENDS", "BACKENDS_TEXT",
                           "MANIFEST", "HALO_INCLUDE", "HALO_MEMBERS", "HALO_PLANS",
                           "HALO_BIND", "NHALO", "CALLBACK_PROTOS", "DECLS", "REACH", "CUDA_SLOTS",
-                          "STENCILS",
+                          "NCOLROWS", "BUILT", "STENCILS",
                           "RUN_ATTRS", "RUN_BODY", "VARIANT", "CLASSES"};
-    const char *vals[] = {ir->name, src, guard.s, fields.s, run_params.s, run_args.s, fenum.s,
+    const char *vals[] = {ir->name, fpo_c_comment(src), guard.s, fields.s, run_params.s, run_args.s, fenum.s,
                           fpo_fmt("%d", slot), fpo_fmt("%d", pg.nfparams), checks.s, needs.s,
                           allocs.s, protos.s, table.s, backends.s, backends_text.s,
                           fpo_c_string(manifest), hinc.s, hmembers.s, hplans.s, hbind.s,
-                          fpo_fmt("%d", bd->nhalo), cbprotos.s, decls.s, reach_s, cslots.s, "",
+                          fpo_fmt("%d", bd->nhalo), cbprotos.s, decls.s, reach_s, cslots.s,
+                          fpo_fmt("%d", bd->sched ? fpo_ncol_rows(bd->sched) : 0), built.s, "",
                           bd->sched && bd->sched->narrow ? "FPO_NARROW_\n" : "", "", "", ""};
     int n = (int)(sizeof keys / sizeof *keys);
     Output *out = fpo_new(sizeof(Output) * (size_t)(bd->nvariants + 5));

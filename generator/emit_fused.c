@@ -733,7 +733,7 @@ static bool full_strip(Sched *s, Block *bl, FGroup *G, int x) {
 
 /* The number of column group G among those whose blocks' rows open sets (run by blocks, not
  * joined, with strips of every level): its entry in p->col_rows; -1 for the others, which
- * take COLUMN_ROWS. At most one per strip, so fewer than FPO_NFIELDS_. */
+ * take COLUMN_ROWS. With G NULL: how many there are (p->col_rows is that long). */
 static int col_rows_index(Sched *s, FGroup *G) {
     int n = 0;
     for (int k = 0; k < s->nblocks; k++)
@@ -749,7 +749,11 @@ static int col_rows_index(Sched *s, FGroup *G) {
                 return n;
             n++;
         }
-    return -1;
+    return G ? -1 : n;
+}
+
+int fpo_ncol_rows(Sched *s) {
+    return col_rows_index(s, NULL);
 }
 
 /* A column group: blocks of J rows in parallel (single rows when there are too few for every
@@ -887,8 +891,9 @@ static Loc writer_loc(Sched *s, Unit *u, int slot) {
     return u->stage->loc;
 }
 
+/* "file:line" of l, for the inside of a printf format (fpo_c_fmt). */
 static const char *where(Loc l) {
-    return fpo_fmt("%s:%d", l.file ? l.file->path : "?", l.line);
+    return fpo_c_fmt(fpo_fmt("%s:%d", l.file ? l.file->path : "?", l.line));
 }
 
 static void emit_find(Buf *b, Sched *s, Unit *u, int x, const char *fn, const char *what) {
@@ -1006,7 +1011,9 @@ void fpo_emit_decls(Buf *b, Sched *s) {
     for (int k = 0; k < s->nblocks && s->ins.timers; k++)
         for (int g = 0; g < s->blocks[k].ng; g++) {
             Unit *u = &s->blocks[k].u[s->blocks[k].g[g].first];
-            buf_printf(b, "\n    \"%s (%s)%s\",", u->st->name, where(u->stage->loc),
+            Loc l = u->stage->loc;
+            buf_printf(b, "\n    \"%s (%s:%d)%s\",", u->st->name,
+                       fpo_c_str(l.file ? l.file->path : "?"), l.line,
                        s->blocks[k].g[g].count > 1 ? " and after" : "");
         }
     buf_add(b, "\n    NULL};\n");

@@ -416,6 +416,11 @@ static int generate(Options *o) {
     if (o->plan) {
         all[nw++] = (Pending){o->plan, fpo_plan(ir, o->outdir, names, nout, &b), NULL};
     } else {
+        char *dep = NULL;
+        if (o->depfile && !(dep = fpo_depfile(o->outdir, names, nout, inputs, ninputs))) {
+            fprintf(stderr, "fpo-gen: error: --depfile: %s\n", fpo_errmsg);
+            return 2;
+        }
         if (make_dirs(o->outdir)) {
             fprintf(stderr, "fpo-gen: error: cannot make '%s': %s\n", o->outdir, strerror(errno));
             return 2;
@@ -423,8 +428,7 @@ static int generate(Options *o) {
         for (int i = 0; i < nout; i++)
             all[nw++] = (Pending){fpo_fmt("%s/%s", o->outdir, out[i].name), out[i].text, NULL};
         if (o->depfile)
-            all[nw++] = (Pending){o->depfile, fpo_depfile(o->outdir, names, nout, inputs, ninputs),
-                                  NULL};
+            all[nw++] = (Pending){o->depfile, dep, NULL};
     }
     return write_all(all, nw) ? 2 : 0;
 }

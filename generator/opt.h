@@ -209,6 +209,11 @@ void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char
 const char *fpo_c_dbound(DBound d);
 const char *fpo_c_type(DType dt);
 char *fpo_c_string(const char *text);
+/* Text from outside (paths) for the inside of a C string literal, of a printf format, of a
+ * comment: nothing in it ends them or forms a directive (emit_c.c). */
+const char *fpo_c_str(const char *text);
+const char *fpo_c_fmt(const char *text);
+const char *fpo_c_comment(const char *text);
 
 void fpo_emit_c_sched(Ir *ir, Sched *sched, Output out[2]);
 
@@ -242,6 +247,8 @@ void fpo_emit_decls(Buf *b, Sched *s);
 /* Whether run's body comes from emit_fused.c (fused, or instrumented). */
 bool fpo_sched_inline(Sched *s);
 void fpo_emit_pool(Buf *b, Sched *s);
+/* How many column groups take their J rows from p->col_rows (set at open). */
+int fpo_ncol_rows(Sched *s);
 char *fpo_memory_summary(Sched *s);
 
 #endif

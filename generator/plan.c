@@ -2,6 +2,7 @@
  * time and the Makefile-style depfile the build step writes. */
 #include "fpo.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* A CMake list: elements joined by ';', quoted as a CMake string. */
@@ -12,6 +13,10 @@ static void cmake_list(Buf *b, const char *dir, char **items, int n) {
         if (i)
             buf_add(b, ";");
         for (; *s; s++) {
+            if (*s == '\n' || *s == '\r' || *s == '\t') {   /* CMake's escapes: one line */
+                buf_add(b, *s == '\n' ? "\\n" : *s == '\r' ? "\\r" : "\\t");
+                continue;
+            }
             if (*s == '"' || *s == '\\' || *s == '$' || *s == ';')
                 buf_add(b, "\\");
             buf_addn(b, s, 1);
@@ -35,28 +40,58 @@ char *fpo_plan(Ir *ir, const char *outdir, char **names, int nnames, const Build
     return b.s;
 }
 
-/* Make's escaping: spaces and '#' take a backslash, '$' doubles. */
-static void make_word(Buf *b, const char *s) {
+/* Make's escaping, as GCC's -MD writes it: a space, tab or '#' takes a backslash, and the
+ * backslashes right before it (or at the end of the word) double; '$' doubles. A newline or
+ * carriage return has no escape: false, and nothing written. */
+static bool make_word(Buf *b, const char *s) {
+    for (const char *c = s; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            return false;
     for (; *s; s++) {
-        if (*s == ' ' || *s == '#' || *s == '\\')
+        if (*s == '\\') {
+            int n = 0;
+            while (s[n] == '\\')
+                n++;
+            bool doubled = !s[n] || s[n] == ' ' || s[n] == '\t' || s[n] == '#';
+            for (int k = 0; k < (doubled ? 2 * n : n); k++)
+                buf_add(b, "\\");
+            s += n - 1;
+            continue;
+        }
+        if (*s == ' ' || *s == '\t' || *s == '#')
             buf_add(b, "\\");
         if (*s == '$')
             buf_add(b, "$");
         buf_addn(b, s, 1);
     }
+    return true;
 }
 
+/* NULL, with the reason in fpo_errmsg, when a path holds a character a depfile cannot say. */
 char *fpo_depfile(const char *outdir, char **names, int nnames, char **inputs, int ninputs) {
     Buf b = {0};
-    for (int i = 0; i < nnames; i++) {
+    const char *bad = NULL;
+    for (int i = 0; i < nnames && !bad; i++) {
+        const char *path = fpo_fmt("%s/%s", outdir, names[i]);
         if (i)
             buf_add(&b, " ");
-        make_word(&b, fpo_fmt("%s/%s", outdir, names[i]));
+        if (!make_word(&b, path))
+            bad = path;
     }
     buf_add(&b, ":");
-    for (int i = 0; i < ninputs; i++) {
+    for (int i = 0; i < ninputs && !bad; i++) {
         buf_add(&b, " \\\n  ");
-        make_word(&b, inputs[i]);
+        if (!make_word(&b, inputs[i]))
+            bad = inputs[i];
+    }
+    if (bad) {
+        Buf q = {0};
+        for (const char *c = bad; *c; c++)
+            buf_add(&q, *c == '\n' ? "\\n" : *c == '\r' ? "\\r" : fpo_fmt("%c", *c));
+        snprintf(fpo_errmsg, sizeof fpo_errmsg,
+                 "the path '%s' holds a line break, which a depfile cannot hold: rename it",
+                 q.s);
+        return NULL;
     }
     buf_add(&b, "\n");
     return b.s;

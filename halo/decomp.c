@@ -185,3 +185,18 @@ void fpo_halo_decomp_free(fpo_halo_decomp *d)
     if (d && d->comm != MPI_COMM_NULL)
         MPI_Comm_free(&d->comm);
 }
+
+fpo_domain fpo_halo_domain(const fpo_halo_decomp *d, int nz)
+{
+    fpo_domain dom = {0};
+    if (!d)
+        return dom;
+    dom.nx = d->nx;
+    dom.ny = d->ny;
+    dom.nz = nz;
+    dom.i0 = d->i0;
+    dom.j0 = d->j0;
+    dom.tile_nx = dom.tile_ny = d->n;
+    dom.tile = d->tile;
+    return dom;
+}

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fpo_runtime.h"   /* fpo_domain, for fpo_halo_domain */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -111,6 +113,11 @@ void fpo_halo_compute_size(const fpo_halo_decomp *d, fpo_halo_pos pos, int *ni, 
 fpo_halo_status fpo_halo_decomp_create(fpo_halo_decomp *d, MPI_Comm comm, int n, int layout_x,
                                        int layout_y, fpo_halo_error *err);
 void fpo_halo_decomp_free(fpo_halo_decomp *d);
+
+/* The domain an FPO program opens on for this rank of the decomposition, with `nz` levels:
+ * nx, ny, i0, j0 and tile as `d` has them, tile_nx = tile_ny = d->n. A program with halo
+ * statements refuses any other (fpo_options.halo is then `d`). */
+fpo_domain fpo_halo_domain(const fpo_halo_decomp *d, int nz);
 
 /* A point located on the cube: its tile and tile index (gi, gj), the rank owning it and its
  * local index (li, lj) there, and the quarter turns `rot` between the asking rank's frame and

@@ -101,8 +101,7 @@ int main(int argc, char **argv) {
         .c = fpo_field_3d(c, FPO_F64, -H, d.nx + H, -H, d.ny + H, 0, NZ),
         .u = fpo_field_3d(u, FPO_F64, -H, d.nx + H, -H, d.ny + 1 + H, 0, NZ),
         .v = fpo_field_3d(v, FPO_F64, -H, d.nx + 1 + H, -H, d.ny + H, 0, NZ)};
-    fpo_domain dom = {.nx = d.nx, .ny = d.ny, .nz = NZ, .i0 = d.i0, .j0 = d.j0,
-                      .tile_nx = N, .tile_ny = N, .tile = d.tile};
+    fpo_domain dom = fpo_halo_domain(&d, NZ);   /* this rank's part of the decomposition */
     int bad = 0;
     halo_stmts *p;
     fpo_error err;

@@ -93,8 +93,7 @@ int main(int argc, char **argv) {
         .out = fpo_field_3d(out, FPO_F64, -H, d.nx + H, -H, d.ny + H, 0, NZ),
         .halo_out = fpo_field_3d(hout, FPO_F64, -H, d.nx + H, -H, d.ny + H, 0, NZ),
         .scaled = fpo_field_3d(scaled, FPO_F64, -H, d.nx + H, -H, d.ny + H, 0, NZ)};
-    fpo_domain dom = {.nx = d.nx, .ny = d.ny, .nz = NZ, .i0 = d.i0, .j0 = d.j0,
-                      .tile_nx = N, .tile_ny = N, .tile = d.tile};
+    fpo_domain dom = fpo_halo_domain(&d, NZ);   /* this rank's part of the decomposition */
     regions *p;
     fpo_error err;
     int bad = 0;

@@ -17,8 +17,7 @@ int main(int argc, char **argv) {
     int ni = d.nx + 2 * H, nj = d.ny + 2 * H;
     double *q = calloc((size_t)ni * (size_t)nj * NZ, sizeof *q);
     small_corners_fields f = {.q = fpo_field_3d(q, FPO_F64, -H, d.nx + H, -H, d.ny + H, 0, NZ)};
-    fpo_domain dom = {.nx = d.nx, .ny = d.ny, .nz = NZ, .i0 = d.i0, .j0 = d.j0,
-                      .tile_nx = N, .tile_ny = N, .tile = d.tile};
+    fpo_domain dom = fpo_halo_domain(&d, NZ);   /* this rank's part of the decomposition */
     fpo_options opt = {.halo = &d};
     small_corners *p = NULL;
     fpo_error err = {0};
