@@ -1150,11 +1150,6 @@ const void *fpo_c_ctx(Ir *ir, unsigned edges) {
     return e;
 }
 
-bool fpo_c_stencil_uses(const void *ctx, Decl *s, Var *v) {
-    Emit e = *(const Emit *)ctx;
-    return stencil_uses(&e, s, v);
-}
-
 bool fpo_c_uses(const void *ctx, Node *body, Var *v) {
     Emit e = *(const Emit *)ctx;
     return uses(&e, body, v);
@@ -1169,13 +1164,6 @@ void fpo_c_field_setup(Buf *b, Decl *st, Var *v) {
     emit_field_setup(&e, v);
 }
 
-void fpo_c_kbound(Buf *b, int base, int64_t off) { kbound(b, base, off); }
-
-void fpo_c_line(Buf *b, Loc loc) {
-    Emit e = {0};
-    e.b = b;
-    line_directive(&e, loc);
-}
 
 /* ---- program ---- */
 

@@ -518,7 +518,8 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         }
         /* (a tile's points fit an int: 32-bit division is the cheap one) */
         buf_add(k, "        for (int fpo_t = (int)threadIdx.x; fpo_t < (int)fpo_np; fpo_t += (int)blockDim.x) {\n"
-                   "            const int64_t i = fpo_a + fpo_t % (int)fpo_ni, j = fpo_c + fpo_t / (int)fpo_ni;\n");
+                   "            const int64_t i = fpo_a + fpo_t % (int)fpo_ni, j = fpo_c + fpo_t / (int)fpo_ni;\n"
+                   "            (void)i, (void)j;   /* (a variant may leave a nest nothing to run) */\n");
         /* the first writer of a shared slot that reads it, or may leave points unwritten
          * (a region, an if), starts from the array's value at its point */
         for (int x = 0; x < s->nslots; x++) {

@@ -219,18 +219,15 @@ void fpo_emit_c_sched(Ir *ir, Sched *sched, Output out[2]);
 
 /* For emit_cuda.c: the state of emission for the variant of class `edges`, C names of .fpo
  * names, what statements use (regions the class leaves out do not count), a stencil field's
- * setup (its origin pointer and strides from its fpo_field), K bounds of intervals, #line, and
- * run's body (program scalars, loops, ifs) with each block of stencil calls written by
- * `block` (called for a block's first ND_STAGES node, then for its later ones). */
+ * setup (its origin pointer and strides from its fpo_field), and run's body (program scalars,
+ * loops, ifs) with each block of stencil calls written by `block` (called for a block's first
+ * ND_STAGES node, then for its later ones). */
 typedef void FpoBlockFn(Buf *b, Node *stages, int indent, void *arg);
 const void *fpo_c_ctx(Ir *ir, unsigned edges);
 const char *fpo_c_name(const char *name);
-bool fpo_c_stencil_uses(const void *ctx, Decl *s, Var *v);
 bool fpo_c_uses(const void *ctx, Node *body, Var *v);
 bool fpo_c_has_region(Decl *s);
 void fpo_c_field_setup(Buf *b, Decl *st, Var *v);
-void fpo_c_kbound(Buf *b, int base, int64_t off);
-void fpo_c_line(Buf *b, Loc loc);
 char *fpo_c_run_body(Ir *ir, const Build *bd, unsigned edges, FpoBlockFn *block, void *arg);
 bool fpo_build_has(const Build *bd, const char *backend);
 
