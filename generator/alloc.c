@@ -96,3 +96,49 @@ void buf_printf(Buf *b, const char *fmt, ...) {
     va_end(ap);
     buf_addn(b, p, (size_t)n);
 }
+
+/* ---- string maps: open addressing, FNV-1a, doubling at half full ---- */
+
+static size_t str_hash(const char *s) {
+    size_t h = (size_t)0xcbf29ce484222325ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * (size_t)0x100000001b3ull;
+    return h;
+}
+
+static size_t slot_of(const StrMap *m, const char *key) {
+    size_t i = str_hash(key) & (m->cap - 1);
+    while (m->keys[i] && strcmp(m->keys[i], key))
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+void *strmap_get(const StrMap *m, const char *key) {
+    if (!m->cap)
+        return NULL;
+    size_t i = slot_of(m, key);
+    return m->keys[i] ? m->vals[i] : NULL;
+}
+
+void strmap_put(StrMap *m, const char *key, void *val) {
+    if (2 * (m->n + 1) > m->cap) {
+        StrMap g = {0};
+        g.cap = m->cap ? m->cap * 2 : 16;
+        g.keys = fpo_new(g.cap * sizeof *g.keys);
+        g.vals = fpo_new(g.cap * sizeof *g.vals);
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->keys[i]) {
+                size_t j = slot_of(&g, m->keys[i]);
+                g.keys[j] = m->keys[i];
+                g.vals[j] = m->vals[i];
+                g.n++;
+            }
+        *m = g;
+    }
+    size_t i = slot_of(m, key);
+    if (!m->keys[i]) {
+        m->keys[i] = (char *)key;
+        m->n++;
+    }
+    m->vals[i] = val;
+}
