@@ -84,22 +84,30 @@ typedef struct Ctx {
     int nscope;
     Comp *comp;        /* stencil: the computation being checked */
     Interval *iv;
-    char **written;    /* PARALLEL computation: names written in it */
-    int nwritten;
+    StrMap *written;   /* PARALLEL computation: names written in it */
+    StrMap *names;     /* the scope's variables by name */
 } Ctx;
 
+/* Every declaration by name (fpo_sema fills it): lookups are hashed, so that files of many
+ * declarations and variables take linear time. */
+static StrMap decl_map;
+
 static Decl *find_decl(Ctx *cx, const char *name) {
-    for (int i = 0; i < cx->ndecls; i++)
-        if (cx->decls[i]->kind != D_IMPORT && !strcmp(cx->decls[i]->name, name))
-            return cx->decls[i];
-    return NULL;
+    (void)cx;
+    return strmap_get(&decl_map, name);
 }
 
-static Var *find_var(Ctx *cx, const char *name) {
-    for (int i = cx->nscope - 1; i >= 0; i--)
-        if (!strcmp(cx->scope[i]->name, name))
-            return cx->scope[i];
-    return NULL;
+static Var *find_var(Ctx *cx, const char *name) { return strmap_get(cx->names, name); }
+
+static void push_scope(Ctx *cx, Var *v) {
+    VPUSH(cx->scope, cx->nscope, v);
+    strmap_put(cx->names, v->name, v);
+}
+
+/* Leave the variables declared after the first n. */
+static void truncate_scope(Ctx *cx, int n) {
+    while (cx->nscope > n)
+        strmap_put(cx->names, cx->scope[--cx->nscope]->name, NULL);
 }
 
 static Var *declare(Ctx *cx, const char *name, Loc loc, VarKind kind, DType dt, Axes ax) {
@@ -107,7 +115,7 @@ static Var *declare(Ctx *cx, const char *name, Loc loc, VarKind kind, DType dt, 
     if (find_var(cx, name) || find_decl(cx, name))
         fpo_error_at(loc, "'%s' is already defined", name);
     Var *v = new_var(name, loc, kind, dt, ax);
-    VPUSH(cx->scope, cx->nscope, v);
+    push_scope(cx, v);
     return v;
 }
 
@@ -286,10 +294,18 @@ static void need_bool(Node *n, const char *what) {
 }
 
 static bool name_written(Ctx *cx, const char *name) {
-    for (int i = 0; i < cx->nwritten; i++)
-        if (!strcmp(cx->written[i], name))
-            return true;
-    return false;
+    return cx->written && strmap_get(cx->written, name);
+}
+
+static int field_use(Node *n, Var *p);
+
+/* field_use of a function's parameter i, computed once (functions calling functions would
+ * otherwise walk the callees' bodies once per path). */
+static int param_use(Decl *f, int i) {
+    Var *p = f->params[i];
+    if (!p->use)
+        p->use = field_use(f->body, p) + 1;
+    return p->use - 1;
 }
 
 /* How a function reads its field parameter p: bit 1 a horizontal offset, bit 2 a K offset. */
@@ -306,7 +322,7 @@ static int field_use(Node *n, Var *p) {
             int i = 0;
             for (Node *a = n->args; a; a = a->next, i++)
                 if (a->kind == ND_ACCESS && a->var == p && a->nidx == 0)
-                    use |= field_use(n->decl->body, n->decl->params[i]);
+                    use |= param_use(n->decl, i);
         }
         use |= field_use(n->lhs, p) | field_use(n->rhs, p) | field_use(n->cond, p) |
                field_use(n->then, p) | field_use(n->els, p) | field_use(n->body, p) |
@@ -635,43 +651,94 @@ static void check_expr(Ctx *cx, Node *n) {
 
 /* ---- externals and -D ---- */
 
-static void eval_external(Ctx *cx, Decl *d) {
-    Var *v = d->ext;
-    if (v->value)
+/* A stack of nodes for the walks that must not recurse. */
+typedef struct NodeStack {
+    Node **a;
+    size_t n, cap;
+} NodeStack;
+
+static void node_push(NodeStack *st, Node *n) {
+    if (!n)
         return;
-    if (d->visiting)
-        fpo_error_at(d->loc, "external '%s' depends on itself", d->name);
-    d->visiting = 1;
-    /* Externals used in the value are evaluated first. */
-    Ctx c = {CX_CONST, cx->decls, cx->ndecls, d, NULL, 0, NULL, NULL, NULL, 0};
-    for (int i = 0; i < cx->ndecls; i++) {
-        Decl *o = cx->decls[i];
-        if (o->kind == D_EXTERNAL && o != d && !o->ext->value) {
-            /* only those the expression names */
-            Node *stack[64];
-            int ns = 0;
-            stack[ns++] = d->ext_init;
-            bool uses = false;
-            while (ns && !uses) {
-                Node *n = stack[--ns];
-                if (!n)
-                    continue;
-                if (n->kind == ND_ACCESS && !strcmp(n->name, o->name))
-                    uses = true;
-                if (ns < 60) {
-                    stack[ns++] = n->lhs;
-                    stack[ns++] = n->rhs;
-                    stack[ns++] = n->cond;
-                    stack[ns++] = n->then;
-                    stack[ns++] = n->els;
-                    stack[ns++] = n->args;
-                    stack[ns++] = n->next;
-                }
-            }
-            if (uses)
-                eval_external(cx, o);
-        }
+    if (st->n == st->cap) {
+        st->cap = st->cap ? 2 * st->cap : 64;
+        Node **a = fpo_new(st->cap * sizeof *a);
+        if (st->n)
+            memcpy(a, st->a, st->n * sizeof *a);
+        st->a = a;
     }
+    st->a[st->n++] = n;
+}
+
+/* The externals the value of external d names (any depth: an explicit stack). */
+static Decl **external_deps(Decl *d, int *ndeps) {
+    NodeStack st = {0};
+    Decl **deps = NULL;
+    *ndeps = 0;
+    node_push(&st, d->ext_init);
+    while (st.n) {
+        Node *x = st.a[--st.n];
+        if (x->kind == ND_ACCESS && x->name) {
+            Decl *o = strmap_get(&decl_map, x->name);
+            if (o && o->kind == D_EXTERNAL && o != d && !o->ext->value)
+                VPUSH(deps, *ndeps, o);
+        }
+        Node *kids[] = {x->lhs, x->rhs, x->cond, x->then, x->els,
+                        x->args, x->next, x->idx[0], x->idx[1], x->idx[2]};
+        for (size_t i = 0; i < sizeof kids / sizeof *kids; i++)
+            node_push(&st, kids[i]);
+    }
+    return deps;
+}
+
+static void value_external(Ctx *cx, Decl *d);
+
+/* Value external d, the externals its value names first (depth first, with an explicit stack:
+ * a chain of externals may be as long as the file). */
+static void eval_external(Ctx *cx, Decl *d) {
+    typedef struct Frame {
+        Decl *d, **deps;
+        int ndeps, next;
+    } Frame;
+    if (d->ext->value)
+        return;
+    Frame *st = NULL;
+    size_t ns = 0, cap = 0;
+    d->visiting = 1;
+    for (Decl *push = d; push || ns;) {
+        if (push) {
+            if (ns == cap) {
+                cap = cap ? 2 * cap : 16;
+                Frame *a = fpo_new(cap * sizeof *a);
+                if (ns)
+                    memcpy(a, st, ns * sizeof *a);
+                st = a;
+            }
+            st[ns] = (Frame){push, NULL, 0, 0};
+            st[ns].deps = external_deps(push, &st[ns].ndeps);
+            ns++;
+            push = NULL;
+        }
+        Frame *f = &st[ns - 1];
+        if (f->next < f->ndeps) {
+            Decl *o = f->deps[f->next++];
+            if (o->ext->value)
+                continue;
+            if (o->visiting)
+                fpo_error_at(o->loc, "external '%s' depends on itself", o->name);
+            o->visiting = 1;
+            push = o;
+            continue;
+        }
+        value_external(cx, f->d);
+        ns--;
+    }
+}
+
+static void value_external(Ctx *cx, Decl *d) {
+    Var *v = d->ext;
+    Ctx c = {.kind = CX_CONST, .decls = cx->decls, .ndecls = cx->ndecls, .owner = d,
+             .names = &(StrMap){0}};
     check_expr(&c, d->ext_init);
     coerce(d->ext_init, v->dt, fpo_fmt("external '%s'", d->name));
     Value val;
@@ -731,9 +798,9 @@ static void check_stmts(Ctx *cx, Node *n);
 static void collect_writes(Ctx *cx, Node *n) {
     for (; n; n = n->next) {
         if (n->kind == ND_ASSIGN)
-            VPUSH(cx->written, cx->nwritten, n->lhs->name);
+            strmap_put(cx->written, n->lhs->name, n->lhs);
         if (n->kind == ND_VARDECL && n->rhs)
-            VPUSH(cx->written, cx->nwritten, n->name);
+            strmap_put(cx->written, n->name, n);
         collect_writes(cx, n->then);
         collect_writes(cx, n->els);
         collect_writes(cx, n->body);
@@ -926,7 +993,7 @@ static void check_params(Ctx *cx, Decl *d) {
         check_name(p->name, p->loc);
         if (find_var(cx, p->name) || find_decl(cx, p->name))
             fpo_error_at(p->loc, "'%s' is already defined", p->name);
-        VPUSH(cx->scope, cx->nscope, p);
+        push_scope(cx, p);
     }
 }
 
@@ -986,7 +1053,8 @@ static void check_stencil(Ctx *cx, Decl *d) {
         Comp *c = &d->comps[i];
         check_intervals(cx, c);
         cx->comp = c;
-        cx->nwritten = 0;
+        StrMap written = {0};
+        cx->written = c->order == ORD_PARALLEL ? &written : NULL;
         if (c->order == ORD_PARALLEL)
             for (int j = 0; j < c->nivs; j++)
                 collect_writes(cx, c->ivs[j].body);
@@ -996,6 +1064,7 @@ static void check_stencil(Ctx *cx, Decl *d) {
         }
     }
     cx->comp = NULL;
+    cx->written = NULL;
 }
 
 static void check_function(Ctx *cx, Decl *d) {
@@ -1186,7 +1255,7 @@ static void check_pstmt(Ctx *cx, Node *n) {
         VPUSH(cx->owner->locals, cx->owner->nlocals, v);
         n->var = v;
         check_pstmts(cx, n->body);
-        cx->nscope = saved;
+        truncate_scope(cx, saved);
         return;
     }
     case ND_IF:
@@ -1217,24 +1286,30 @@ static void check_program(Ctx *cx, Decl *d) {
 
 /* A callback's parameters: fields and scalars, named like any parameter. */
 static void check_callback(Ctx *cx, Decl *d) {
-    cx->nscope = 0;
+    truncate_scope(cx, 0);
     check_params(cx, d);
     d->checked = true;
 }
 
-/* ---- recursion (rule 7) ---- */
+/* ---- recursion (rule 7) and the depth of calls ---- */
 
-static void check_calls(Ctx *cx, Decl *d, Node *n);
+static int check_calls(Ctx *cx, Decl *d, Node *n, int depth);
 
-static void visit(Ctx *cx, Decl *d) {
+/* Functions calling functions (programs calling programs) nest at most FPO_MAX_CALL_DEPTH
+ * deep: the walks over calls (here, in field_use, in lowering) recurse once per level. The
+ * longest chain from each declaration (its height) is kept, so each body is walked once. */
+static int visit(Ctx *cx, Decl *d, int depth) {
     if (d->visiting == 2)
-        return;
+        return d->height;
     d->visiting = 1;
-    check_calls(cx, d, d->body);
+    d->height = 1 + check_calls(cx, d, d->body, depth);
     d->visiting = 2;
+    return d->height;
 }
 
-static void check_calls(Ctx *cx, Decl *d, Node *n) {
+/* The height of the tallest call in n (0 if none). */
+static int check_calls(Ctx *cx, Decl *d, Node *n, int depth) {
+    int h = 0;
     for (; n; n = n->next) {
         if (n->kind == ND_CALL) {
             Decl *c = find_decl(cx, n->name);
@@ -1243,19 +1318,27 @@ static void check_calls(Ctx *cx, Decl *d, Node *n) {
                     fpo_error_at(n->loc, "%s '%s' calls itself, directly or not (recursion is "
                                          "not allowed)",
                                  decl_kind(c), c->name);
-                visit(cx, c);
+                int ch = c->visiting == 2 || depth < FPO_MAX_CALL_DEPTH
+                             ? visit(cx, c, depth + 1)
+                             : FPO_MAX_CALL_DEPTH;   /* deeper than allowed: no need to look */
+                if (depth + ch > FPO_MAX_CALL_DEPTH)
+                    fpo_error_at(n->loc,
+                                 "calls are nested too deeply: this call of %s '%s' makes a "
+                                 "chain of more than %d %ss calling one another",
+                                 decl_kind(c), c->name, FPO_MAX_CALL_DEPTH, decl_kind(c));
+                if (ch > h)
+                    h = ch;
             }
         }
-        check_calls(cx, d, n->lhs);
-        check_calls(cx, d, n->rhs);
-        check_calls(cx, d, n->cond);
-        check_calls(cx, d, n->then);
-        check_calls(cx, d, n->els);
-        check_calls(cx, d, n->body);
-        check_calls(cx, d, n->args);
-        for (int i = 0; i < 3; i++)
-            check_calls(cx, d, n->idx[i]);
+        Node *kids[] = {n->lhs, n->rhs,  n->cond,   n->then,   n->els,
+                        n->body, n->args, n->idx[0], n->idx[1], n->idx[2]};
+        for (size_t i = 0; i < sizeof kids / sizeof *kids; i++) {
+            int k = check_calls(cx, d, kids[i], depth);
+            if (k > h)
+                h = k;
+        }
     }
+    return h;
 }
 
 /* ---- entry ---- */
@@ -1264,18 +1347,20 @@ void fpo_sema(Decl **decls, int ndecls, Define *defs, int ndefs) {
     Ctx cx = {0};
     cx.decls = decls;
     cx.ndecls = ndecls;
+    cx.names = &(StrMap){0};
+    decl_map = (StrMap){0};
     for (int i = 0; i < ndecls; i++) {
         Decl *d = decls[i];
         if (d->kind == D_IMPORT)
             continue;
         check_name(d->name, d->loc);
-        for (int j = 0; j < i; j++)
-            if (decls[j]->kind != D_IMPORT && !strcmp(decls[j]->name, d->name))
-                fpo_error_at(d->loc, "'%s' is already defined", d->name);
+        if (strmap_get(&decl_map, d->name))
+            fpo_error_at(d->loc, "'%s' is already defined", d->name);
+        strmap_put(&decl_map, d->name, d);
     }
     for (int i = 0; i < ndecls; i++)
         if (decls[i]->kind == D_FUNCTION || decls[i]->kind == D_PROGRAM)
-            visit(&cx, decls[i]);
+            visit(&cx, decls[i], 1);
     for (int i = 0; i < ndecls; i++)
         decls[i]->visiting = 0;
     for (int i = 0; i < ndefs; i++)
@@ -1292,7 +1377,7 @@ void fpo_sema(Decl **decls, int ndecls, Define *defs, int ndefs) {
             Decl *d = decls[i];
             if (d->kind != order[k])
                 continue;
-            cx.nscope = 0;
+            truncate_scope(&cx, 0);
             if (d->kind == D_FUNCTION)
                 check_function(&cx, d);
             else if (d->kind == D_STENCIL)
