@@ -73,6 +73,111 @@ static void check_name(const char *name, Loc loc) {
         fpo_error_at(loc, "'%s' is the name of a builtin", name);
 }
 
+/* Names that reach the generated C (all but externals', which are folded) must not be taken
+ * there: C keywords (C23's too), the identifiers the C library and the compilers define as
+ * macros or types in lower case, every name without a lower-case letter (NULL, EOF, NAN,
+ * M_PI, CHAR_BIT, ...: the C library's macros are written so), names ending in '_t' (types)
+ * and the prefixes of OpenMP and MPI. Program and callback names are C functions and types at
+ * file scope: they must not be a C library function the generated code may declare either. */
+static const char *c_taken[] = {
+    /* keywords (C89 to C23) not in `reserved` */
+    "alignas", "alignof", "constexpr", "nullptr", "static_assert", "thread_local", "typeof",
+    "typeof_unqual", "asm", "noreturn", "complex", "imaginary",
+    /* object-like and function-like macros in lower case */
+    "errno", "stdin", "stdout", "stderr", "assert", "offsetof", "math_errhandling",
+    "signbit", "fpclassify", "isnormal", "isgreater", "isgreaterequal", "isless",
+    "islessequal", "islessgreater", "isunordered", "va_start", "va_arg", "va_end", "va_copy",
+    "setjmp", "unix", "linux", "i386", "i486", "i586", "i686", "sun", "sparc", "mips", "vax",
+    "pdp11", "ibm032", "ns32000", "bsd4_2", "gould", "m68k", "hppa", "alpha", "arm", "aarch64",
+    "powerpc", "ppc", "x86_64", "amd64", "interrupt", "getc", "putc", "getchar", "putchar",
+    /* types without '_t' */
+    "va_list", "jmp_buf", "sigjmp_buf",
+    /* the generator's own (fpo_open, ... of the runtime) */
+    "fpo", NULL};
+
+static const char *c_globals[] = {
+    /* math.h (and POSIX's) */
+    "acosf", "acosl", "acoshf", "acoshl", "asinf", "asinl", "asinhf", "asinhl", "atanf",
+    "atanl", "atan2f", "atan2l", "atanhf", "atanhl", "cbrtf", "cbrtl", "ceilf", "ceill",
+    "copysign", "copysignf", "copysignl", "cosf", "cosl", "coshf", "coshl", "erff", "erfl",
+    "erfcf", "erfcl", "expf", "expl", "exp2", "exp2f", "exp2l", "expm1", "expm1f", "expm1l",
+    "fabs", "fabsf", "fabsl", "fdim", "fdimf", "fdiml", "floorf", "floorl", "fma", "fmaf",
+    "fmal", "fmax", "fmaxf", "fmaxl", "fmin", "fminf", "fminl", "fmod", "fmodf", "fmodl",
+    "frexp", "frexpf", "frexpl", "hypot", "hypotf", "hypotl", "ilogb", "ilogbf", "ilogbl",
+    "ldexp", "ldexpf", "ldexpl", "lgamma", "lgammaf", "lgammal", "llrint", "llrintf",
+    "llrintl", "llround", "llroundf", "llroundl", "log10f", "log10l", "log1p", "log1pf",
+    "log1pl", "log2", "log2f", "log2l", "logb", "logbf", "logbl", "logf", "logl", "lrint",
+    "lrintf", "lrintl", "lround", "lroundf", "lroundl", "modf", "modff", "modfl", "nan",
+    "nanf", "nanl", "nearbyint", "nearbyintf", "nearbyintl", "nextafter", "nextafterf",
+    "nextafterl", "nexttoward", "nexttowardf", "nexttowardl", "powf", "powl", "remainder",
+    "remainderf", "remainderl", "remquo", "remquof", "remquol", "rint", "rintf", "rintl",
+    "roundf", "roundl", "scalbln", "scalblnf", "scalblnl", "scalbn", "scalbnf", "scalbnl",
+    "sinf", "sinl", "sinhf", "sinhl", "sqrtf", "sqrtl", "tanf", "tanl", "tanhf", "tanhl",
+    "tgamma", "tgammaf", "tgammal", "truncf", "truncl", "j0", "j1", "jn", "y0", "y1", "yn",
+    "scalb", "signgam", "drem", "finite", "significand", "exp10", "pow10", "lgamma_r",
+    "sincos", "isinff", "isnanf",
+    /* stdio.h */
+    "printf", "fprintf", "sprintf", "snprintf", "vprintf", "vfprintf", "vsprintf",
+    "vsnprintf", "scanf", "fscanf", "sscanf", "fopen", "fclose", "fflush", "fread", "fwrite",
+    "fgetc", "fgets", "fputc", "fputs", "puts", "gets", "ungetc", "fseek", "ftell", "rewind",
+    "fgetpos", "fsetpos", "clearerr", "feof", "ferror", "perror", "remove", "rename",
+    "tmpfile", "tmpnam", "setbuf", "setvbuf", "freopen", "fdopen", "fileno", "popen",
+    "pclose", "dprintf", "getline", "getdelim",
+    /* stdlib.h */
+    "malloc", "calloc", "realloc", "free", "abort", "exit", "atexit", "quick_exit",
+    "at_quick_exit", "getenv", "setenv", "unsetenv", "system", "atoi", "atol", "atoll", "atof",
+    "strtol", "strtoll", "strtoul", "strtoull", "strtod", "strtof", "strtold", "rand",
+    "srand", "random", "srandom", "qsort", "bsearch", "labs", "llabs", "div", "ldiv",
+    "lldiv", "mblen", "mbtowc", "wctomb", "mbstowcs", "wcstombs", "aligned_alloc",
+    "posix_memalign", "mkstemp", "mkdtemp", "realpath", "drand48", "erand48", "lrand48",
+    "mrand48", "srand48", "putenv",
+    /* string.h */
+    "memcpy", "memmove", "memset", "memcmp", "memchr", "strcpy", "strncpy", "strcat",
+    "strncat", "strcmp", "strncmp", "strchr", "strrchr", "strstr", "strlen", "strnlen",
+    "strdup", "strndup", "strtok", "strtok_r", "strerror", "strerror_r", "strspn", "strcspn",
+    "strpbrk", "strcoll", "strxfrm", "stpcpy", "stpncpy", "strsignal", "memccpy",
+    /* time.h */
+    "time", "clock", "difftime", "mktime", "strftime", "gmtime", "localtime", "asctime",
+    "ctime", "gmtime_r", "localtime_r", "timespec_get", "clock_gettime", "clock_getres",
+    "nanosleep", "tzset", "tzname", "timezone", "daylight", "timespec", "tm",
+    /* unistd.h, signal.h and others the runtime may include */
+    "main", "read", "write", "close", "open", "signal", "raise", "sleep", "usleep", "pipe",
+    "fork", "kill", NULL};
+
+static bool in_list(const char *const *list, const char *name) {
+    for (int i = 0; list[i]; i++)
+        if (!strcmp(list[i], name))
+            return true;
+    return false;
+}
+
+static void check_c_name(const char *name, Loc loc, bool global) {
+    size_t n = strlen(name);
+    bool lower = false;
+    for (const char *c = name; *c; c++)
+        lower |= *c >= 'a' && *c <= 'z';
+    if (!lower)
+        fpo_error_at(loc,
+                     "'%s' has no lower-case letter: such names are the C library's macros "
+                     "(NULL, EOF, NAN, M_PI ...) in the generated code; only externals may be "
+                     "written so",
+                     name);
+    if (in_list(c_taken, name))
+        fpo_error_at(loc, "'%s' is a keyword, macro or type of C (or the runtime's prefix), taken in "
+                          "the generated code",
+                     name);
+    if (n > 2 && !strcmp(name + n - 2, "_t"))
+        fpo_error_at(loc, "names ending in '_t' are types of C, taken in the generated code");
+    if (!strncmp(name, "omp_", 4) || !strncmp(name, "MPI_", 4) || !strncmp(name, "PMPI_", 5) ||
+        !strncmp(name, "mpi_", 4))
+        fpo_error_at(loc, "names starting with 'omp_', 'MPI_', 'PMPI_' or 'mpi_' are taken by "
+                          "OpenMP and MPI in the generated code");
+    if (global && in_list(c_globals, name))
+        fpo_error_at(loc, "'%s' is a function of the C library: a program or callback cannot be "
+                          "named so (it is a C function or type of the generated code)",
+                     name);
+}
+
 typedef enum { CX_CONST, CX_FUNCTION, CX_STENCIL, CX_PROGRAM } CtxKind;
 
 typedef struct Ctx {
@@ -112,6 +217,7 @@ static void truncate_scope(Ctx *cx, int n) {
 
 static Var *declare(Ctx *cx, const char *name, Loc loc, VarKind kind, DType dt, Axes ax) {
     check_name(name, loc);
+    check_c_name(name, loc, false);
     if (find_var(cx, name) || find_decl(cx, name))
         fpo_error_at(loc, "'%s' is already defined", name);
     Var *v = new_var(name, loc, kind, dt, ax);
@@ -991,6 +1097,7 @@ static void check_params(Ctx *cx, Decl *d) {
     for (int i = 0; i < d->nparams; i++) {
         Var *p = d->params[i];
         check_name(p->name, p->loc);
+        check_c_name(p->name, p->loc, false);
         if (find_var(cx, p->name) || find_decl(cx, p->name))
             fpo_error_at(p->loc, "'%s' is already defined", p->name);
         push_scope(cx, p);
@@ -1354,6 +1461,8 @@ void fpo_sema(Decl **decls, int ndecls, Define *defs, int ndefs) {
         if (d->kind == D_IMPORT)
             continue;
         check_name(d->name, d->loc);
+        if (d->kind != D_EXTERNAL)
+            check_c_name(d->name, d->loc, d->kind == D_PROGRAM || d->kind == D_CALLBACK);
         if (strmap_get(&decl_map, d->name))
             fpo_error_at(d->loc, "'%s' is already defined", d->name);
         strmap_put(&decl_map, d->name, d);
@@ -1404,6 +1513,19 @@ static void check_header_name(Decl *d) {
                          d->name, d->name, d->name);
 }
 
+/* The generated API names its functions and types `<program>_...`: a callback (a C function
+ * of the same file scope) must not be named so. */
+static void check_api_names(Decl *p, Decl **decls, int ndecls) {
+    size_t n = strlen(p->name);
+    for (int i = 0; i < ndecls; i++)
+        if (decls[i]->kind == D_CALLBACK && !strncmp(decls[i]->name, p->name, n) &&
+            decls[i]->name[n] == '_')
+            fpo_error_at(decls[i]->loc,
+                         "callback '%s' starts with '%s_', the prefix of program '%s''s "
+                         "generated functions and types",
+                         decls[i]->name, p->name, p->name);
+}
+
 Decl *fpo_find_program(Decl **decls, int ndecls, const char *name) {
     Decl *found = NULL;
     int n = 0;
@@ -1413,6 +1535,7 @@ Decl *fpo_find_program(Decl **decls, int ndecls, const char *name) {
             continue;
         if (name && !strcmp(d->name, name)) {
             check_header_name(d);
+            check_api_names(d, decls, ndecls);
             return d;
         }
         if (!name && d->from_cmdline) {
@@ -1422,8 +1545,10 @@ Decl *fpo_find_program(Decl **decls, int ndecls, const char *name) {
     }
     if (name)
         fpo_error("no program named '%s'", name);
-    if (n == 1)
+    if (n == 1) {
         check_header_name(found);
+        check_api_names(found, decls, ndecls);
+    }
     if (n == 0)
         fpo_error("the files hold no program");
     if (n > 1)
