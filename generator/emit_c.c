@@ -301,10 +301,17 @@ static void emit_expr(Emit *e, Node *n) {
     case ND_ACCESS:
         emit_access(e, n);
         return;
-    case ND_UNARY:
+    case ND_UNARY: {
         buf_add(b, n->op);
+        size_t at = b->len;
         emit_sub(e, n->lhs, p);
+        if (b->s[at] == '-' || b->s[at] == '+') {   /* `- -x`, not `--x` (a decrement) */
+            buf_add(b, " ");
+            memmove(b->s + at + 1, b->s + at, b->len - at - 1);
+            b->s[at] = ' ';
+        }
         return;
+    }
     case ND_BINARY:
     {
         /* Left-associative: the right operand needs parentheses at equal precedence. As
