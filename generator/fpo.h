@@ -72,7 +72,7 @@ enum {
     FPO_MAX_IMPORT_DEPTH = 64,   /* files importing one another in a chain */
     FPO_MAX_CALL_DEPTH = 256,    /* functions calling functions, programs calling programs */
     FPO_MAX_IR_DEPTH = 2000,     /* levels of one expression once functions are inlined */
-    FPO_MAX_IR_NODES = 2000000,  /* expression and statement nodes of a lowered program */
+    FPO_MAX_IR_NODES = 1000000,  /* expression and statement nodes of a lowered program */
     FPO_SHOWN_COLS = 160,        /* columns of a source line an error shows */
 };
 

@@ -167,11 +167,13 @@ static void check_c_name(const char *name, Loc loc, bool global) {
                           "the generated code",
                      name);
     if (n > 2 && !strcmp(name + n - 2, "_t"))
-        fpo_error_at(loc, "names ending in '_t' are types of C, taken in the generated code");
+        fpo_error_at(loc, "'%s': names ending in '_t' are types of C, taken in the generated code",
+                     name);
     if (!strncmp(name, "omp_", 4) || !strncmp(name, "MPI_", 4) || !strncmp(name, "PMPI_", 5) ||
         !strncmp(name, "mpi_", 4))
-        fpo_error_at(loc, "names starting with 'omp_', 'MPI_', 'PMPI_' or 'mpi_' are taken by "
-                          "OpenMP and MPI in the generated code");
+        fpo_error_at(loc, "'%s': names starting with 'omp_', 'MPI_', 'PMPI_' or 'mpi_' are taken by "
+                          "OpenMP and MPI in the generated code",
+                     name);
     if (global && in_list(c_globals, name))
         fpo_error_at(loc, "'%s' is a function of the C library: a program or callback cannot be "
                           "named so (it is a C function or type of the generated code)",
