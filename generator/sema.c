@@ -1225,14 +1225,12 @@ static void check_domain(Ctx *cx, Node *n) {
             continue;
         for (int s = 0; s < 2; s++) {
             Node *e = n->dom_e[ax][s];
-            /* Resolve externals; nx, ny, nz stay names. */
-            Node *stack[32];
-            int ns = 0;
-            stack[ns++] = e;
-            while (ns) {
-                Node *x = stack[--ns];
-                if (!x)
-                    continue;
+            /* Resolve externals; nx, ny, nz stay names. (A growable stack: the 32-entry one
+             * skipped the names of deeper bounds.) */
+            NodeStack st = {0};
+            node_push(&st, e);
+            while (st.n) {
+                Node *x = st.a[--st.n];
                 if (x->kind == ND_ACCESS && strcmp(x->name, "nx") && strcmp(x->name, "ny") &&
                     strcmp(x->name, "nz")) {
                     Var *v = resolve(cx, x);
@@ -1240,9 +1238,9 @@ static void check_domain(Ctx *cx, Node *n) {
                         fpo_error_at(x->loc, "a domain bound is nx, ny, nz or an integer, plus "
                                              "or minus a constant");
                     x->dt = v->dt;
-                } else if (ns < 28) {
-                    stack[ns++] = x->lhs;
-                    stack[ns++] = x->rhs;
+                } else {
+                    node_push(&st, x->lhs);
+                    node_push(&st, x->rhs);
                 }
                 if (x->kind == ND_BINARY || x->kind == ND_UNARY)
                     x->dt = DT_I32;
