@@ -74,6 +74,7 @@ enum {
     FPO_MAX_IR_DEPTH = 2000,     /* levels of one expression once functions are inlined */
     FPO_MAX_IR_NODES = 1000000,  /* expression and statement nodes of a lowered program */
     FPO_SHOWN_COLS = 160,        /* columns of a source line an error shows */
+    FPO_MAX_IR_JSON = 1 << 30,   /* bytes of an IR JSON file (--from-ir) */
 };
 
 /* Load `path` (once per real path): a regular file of at most FPO_MAX_SOURCE bytes, opened
@@ -82,6 +83,9 @@ enum {
 FpoFile *fpo_load(const char *path);
 /* The same, naming the file `shown` in messages (an import names it as written). */
 FpoFile *fpo_load_as(const char *path, const char *shown);
+/* The contents of `path`, a regular file of at most `max` bytes (named `shown` in messages);
+ * NULL and a message in fpo_errmsg if it is not one or cannot be read. */
+char *fpo_read_file(const char *path, const char *shown, size_t max, size_t *len);
 /* Register `len` bytes of `text` as the source named `path` (copied). */
 FpoFile *fpo_source_from_memory(const char *path, const char *text, size_t len);
 /* When set, fpo_load finds only sources registered from memory (the fuzz target). */

@@ -206,14 +206,12 @@ static int parse_args(int argc, char **argv, Options *o) {
 
 /* ---- stages ---- */
 
+/* The IR JSON: standard input ("-"), or a regular file (not a FIFO nor a device). */
 static char *read_all(const char *path) {
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    if (!f)
-        return NULL;
-    char *text = fpo_read_stream(f);
-    if (f != stdin)
-        fclose(f);
-    return text;
+    if (!strcmp(path, "-"))
+        return fpo_read_stream(stdin);
+    size_t len;
+    return fpo_read_file(path, path, FPO_MAX_IR_JSON, &len);
 }
 
 /* ---- atomic output ---- */
@@ -305,7 +303,10 @@ static int generate(Options *o) {
     if (o->from_ir) {
         char *text = read_all(o->from_ir);
         if (!text) {
-            fprintf(stderr, "fpo-gen: error: cannot read '%s': %s\n", o->from_ir, strerror(errno));
+            if (strcmp(o->from_ir, "-"))
+                fprintf(stderr, "fpo-gen: error: %s\n", fpo_errmsg);
+            else
+                fprintf(stderr, "fpo-gen: error: cannot read '-': %s\n", strerror(errno));
             return 2;
         }
         ir = fpo_ir_from_json(text, o->from_ir);

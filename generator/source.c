@@ -53,9 +53,9 @@ FpoFile *fpo_source_from_memory(const char *path, const char *text, size_t len) 
     return add_file(path, copy, len);
 }
 
-/* Read a regular file of at most FPO_MAX_SOURCE bytes: opened without blocking (a FIFO or a
- * device does not hang), checked with fstat before anything is read. */
-static char *read_source(const char *path, const char *shown, size_t *len) {
+/* Read a regular file of at most `max` bytes: opened without blocking (a FIFO or a device does
+ * not hang), checked with fstat before anything is read. */
+char *fpo_read_file(const char *path, const char *shown, size_t max, size_t *len) {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         snprintf(fpo_errmsg, sizeof fpo_errmsg, "cannot open '%s': %s", shown, strerror(errno));
@@ -67,10 +67,10 @@ static char *read_source(const char *path, const char *shown, size_t *len) {
         close(fd);
         return NULL;
     }
-    if (st.st_size > FPO_MAX_SOURCE) {
+    if ((unsigned long long)st.st_size > max) {
         snprintf(fpo_errmsg, sizeof fpo_errmsg,
-                 "cannot read '%s': %lld bytes, more than a source file may have (%d)", shown,
-                 (long long)st.st_size, FPO_MAX_SOURCE);
+                 "cannot read '%s': %lld bytes, more than a source file may have (%zu)", shown,
+                 (long long)st.st_size, max);
         close(fd);
         return NULL;
     }
@@ -91,10 +91,10 @@ static char *read_source(const char *path, const char *shown, size_t *len) {
             break;
         n += (size_t)r;
         if (n == cap) {
-            if (n > FPO_MAX_SOURCE) {
+            if (n > max) {
                 snprintf(fpo_errmsg, sizeof fpo_errmsg,
-                         "cannot read '%s': more than a source file may have (%d bytes)", shown,
-                         FPO_MAX_SOURCE);
+                         "cannot read '%s': more than a source file may have (%zu bytes)", shown,
+                         max);
                 close(fd);
                 return NULL;
             }
@@ -134,7 +134,7 @@ FpoFile *fpo_load_as(const char *path, const char *shown) {
         if (!strcmp(f->path, real) && f->text)
             return f;
     size_t len;
-    char *text = read_source(real, shown, &len);
+    char *text = fpo_read_file(real, shown, FPO_MAX_SOURCE, &len);
     if (!text)
         return NULL;
     return add_file(real, text, len);
