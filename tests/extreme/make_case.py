@@ -63,10 +63,18 @@ def external_chain(n):
 
 
 def external_deep(n):
-    """An external whose value nests 200 levels of parentheses: valued (the old 64-entry
-    stack refused it)."""
-    return ("external E: i32 = " + "(" * n + "1" + ")" * n + ";\n"
-            + body("        r = q + f64(E);"))
+    """An external naming a later one 200 levels deep in its value: valued (the old 64-entry
+    stack missed the name and refused it)."""
+    return ("external E: i32 = " + "1 + (" * n + "D" + ")" * n + ";\n"
+            "external D: i32 = 2;\n" + body("        r = q + f64(E);"))
+
+
+def inline_deep(n):
+    """A function returning an n-term sum, called as the first term of an n-term sum: the
+    lowered expression is 2n levels deep (ok up to 2000, refused beyond)."""
+    ret = " + ".join(["x"] * n)
+    return ("function g(x: f64) -> f64 {\n    return %s;\n}\n" % ret
+            + body("        if (q > 0.0) { r = g(q) + " + " + ".join(["q"] * (n - 1)) + "; }"))
 
 
 def many_params(n):
@@ -226,7 +234,8 @@ CASES = {
     "ifs": (ifs, 13000), "else_ifs": (else_ifs, 100000), "long_sum": (long_sum, 20000),
     "sum_ok": (sum_ok, 999), "const_sum": (const_sum, 999),
     "external_chain": (external_chain, 20000), "external_deep": (external_deep, 200),
-    "many_params": (many_params, 70), "many_stencils": (many_stencils, 5000),
+    "many_params": (many_params, 70), "inline_deep_ok": (inline_deep, 990),
+    "inline_deep": (inline_deep, 999), "many_stencils": (many_stencils, 5000),
     "many_statements": (many_statements, 50000), "call_chain": (call_chain, 300),
     "inline_blowup": (inline_blowup, 40), "program_blowup": (program_blowup, 40),
     "long_line": (long_line, 10 << 20), "long_name": (long_name, 10000),
