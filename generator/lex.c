@@ -186,8 +186,8 @@ Token *fpo_lex(FpoFile *file) {
         }
         int len = 0;
         for (size_t i = 0; i < sizeof puncts / sizeof *puncts; i++)
-            if (!strncmp(p, puncts[i], strlen(puncts[i]))) {
-                len = (int)strlen(puncts[i]);
+            if (p[0] == puncts[i][0] && (!puncts[i][1] || p[1] == puncts[i][1])) {
+                len = puncts[i][1] ? 2 : 1;
                 break;
             }
         if (!len) {
