@@ -4,7 +4,7 @@
 # EXPECT ok: fpo-gen succeeds. Otherwise it fails with status 1 and its first line of stderr is
 # `<DIR>/.../<file>:LINE:COL: error: ...` matching EXPECT (a message, not a crash: under ASan a
 # stack overflow also exits 1). Either way stderr is a few short lines, and fpo-gen takes at
-# most LIMIT seconds (default 5).
+# most LIMIT seconds (default 5; CMakeLists.txt gives 8, 20 under sanitizers).
 foreach(v PYTHON FPO_GEN CASE DIR EXPECT)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "run_extreme.cmake: -D${v}=... is required")
