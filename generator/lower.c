@@ -14,6 +14,7 @@ typedef struct Lower {
     long nodes;    /* nodes lowered so far */
     bool konst;    /* lower_expr: the expression it lowered is a constant (const_eval of it
                     * succeeds), so its parent may fold */
+    StrMap callbacks;  /* the callbacks in ir->callbacks, by name */
 } Lower;
 
 /* Count one more level and node; the lowered program is at most FPO_MAX_IR_DEPTH deep (the
@@ -505,11 +506,10 @@ static void lower_pstmt1(Lower *L, Node *n, Node ***out) {
                 h->argv[i] = cb->params[i]->ax == AX_SCALAR ? lower_expr(L, a, out)
                                                             : access_of(a->var->lowered, a->loc);
             }
-            int k;
-            for (k = 0; k < L->ir->ncallbacks && L->ir->callbacks[k] != cb; k++)
-                ;
-            if (k == L->ir->ncallbacks)
+            if (strmap_get(&L->callbacks, cb->name) != cb) {   /* each callback once */
+                strmap_put(&L->callbacks, cb->name, cb);
                 VPUSH(L->ir->callbacks, L->ir->ncallbacks, cb);
+            }
             append(out, h);
             return;
         }
@@ -541,7 +541,7 @@ static void lower_pstmts(Lower *L, Node *n, Node ***out) {
 Ir *fpo_lower(Decl *program) {
     Ir *ir = fpo_new(sizeof *ir);
     StrMap names = {0}, next = {0};
-    Lower L = {ir, NULL, 0, &names, &next, 0, 0, false};
+    Lower L = {ir, NULL, 0, &names, &next, 0, 0, false, {0}};
     ir->name = program->name;
     ir->loc = program->loc;
     for (int i = 0; i < program->nparams; i++) {

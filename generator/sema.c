@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -583,15 +584,18 @@ static Node **bind_args(Node *n, Decl *d) {
     Node **argv = fpo_new(sizeof(Node *) * (size_t)(d->nparams + 1));
     int pos = 0, nargs = 0;
     bool named = false;
+    StrMap index = {0};   /* parameter name -> its index + 1, made at the first named argument */
     for (Node *a = n->args; a; a = a->next)
         nargs++;
     for (Node *a = n->args; a; a = a->next) {
         int i;
         if (a->kind == ND_ARG) {
+            if (!named)
+                for (i = 0; i < d->nparams; i++)
+                    strmap_put(&index, d->params[i]->name, (void *)(intptr_t)(i + 1));
             named = true;
-            for (i = 0; i < d->nparams; i++)
-                if (!strcmp(d->params[i]->name, a->name))
-                    break;
+            intptr_t at = (intptr_t)strmap_get(&index, a->name);
+            i = at ? (int)at - 1 : d->nparams;
             if (i == d->nparams)
                 fpo_error_at(a->loc, "%s '%s' has no parameter '%s'", decl_kind(d), d->name,
                              a->name);
@@ -1272,7 +1276,12 @@ static void check_program_call(Ctx *cx, Node *n) {
                      decl_kind(d));
     n->decl = d;
     n->argv = bind_args(n, d);
-    Var **bound = fpo_new(sizeof(Var *) * (size_t)(d->nparams + 1));
+    /* Per field bound so far: the first parameter it is bound to, and the first written one
+     * (hashed: a call may bind many fields). */
+    typedef struct Bound {
+        int first, written;
+    } Bound;
+    StrMap bound = {0};
     for (int i = 0; i < d->nparams; i++) {
         Node *a = n->argv[i];
         Var *p = d->params[i];
@@ -1280,13 +1289,22 @@ static void check_program_call(Ctx *cx, Node *n) {
             scalar_arg(cx, a, p, d);
             continue;
         }
-        bound[i] = field_arg(cx, a, p, d);
-        for (int j = 0; j < i; j++)
-            if (bound[j] == bound[i] && (d->params[j]->written || p->written))
-                fpo_error_at(a->loc,
-                             "field '%s' is bound to both '%s' and '%s' of '%s', and one "
-                             "of them is written",
-                             bound[i]->name, d->params[j]->name, p->name, d->name);
+        Var *v = field_arg(cx, a, p, d);
+        Bound *b = strmap_get(&bound, v->name);
+        if (b && (p->written || b->written >= 0)) {
+            int j = p->written ? b->first : b->written;
+            fpo_error_at(a->loc,
+                         "field '%s' is bound to both '%s' and '%s' of '%s', and one "
+                         "of them is written",
+                         v->name, d->params[j]->name, p->name, d->name);
+        }
+        if (!b) {
+            b = fpo_new(sizeof *b);
+            *b = (Bound){i, -1};
+            strmap_put(&bound, v->name, b);
+        }
+        if (p->written && b->written < 0)
+            b->written = i;
     }
     check_domain(cx, n);
 }
@@ -1299,6 +1317,7 @@ static void check_pstmts(Ctx *cx, Node *n);
 static void check_halo(Ctx *cx, Node *n) {
     const char *op = halo_op_names[n->halo.op];
     int nf = 0;
+    StrMap named = {0};   /* the fields named so far */
     for (Node *a = n->args; a; a = a->next, nf++) {
         if (a->kind != ND_ACCESS || a->nidx || a->at)
             fpo_error_at(a->loc, "%s takes field names", op);
@@ -1309,9 +1328,9 @@ static void check_halo(Ctx *cx, Node *n) {
         if (v->dt != DT_F32 && v->dt != DT_F64)
             fpo_error_at(a->loc, "%s: '%s' is %s; halo exchange moves f32 and f64 fields", op,
                          v->name, type_str(v->dt, v->ax));
-        for (Node *b = n->args; b != a; b = b->next)
-            if (b->var == v)
-                fpo_error_at(a->loc, "%s: '%s' is named twice", op, v->name);
+        if (strmap_get(&named, v->name) == v)
+            fpo_error_at(a->loc, "%s: '%s' is named twice", op, v->name);
+        strmap_put(&named, v->name, v);
         a->dt = v->dt;
     }
     int vec = n->halo.vec;
