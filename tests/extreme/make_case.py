@@ -77,6 +77,29 @@ def inline_deep(n):
             + body("        if (q > 0.0) { r = g(q) + " + " + ".join(["q"] * (n - 1)) + "; }"))
 
 
+def halo_many(n):
+    """A halo_update of 50,000 fields (the check for a field named twice was quadratic)."""
+    ps = ", ".join("g%d: field<f64>" % i for i in range(n))
+    args = ", ".join("g%d" % i for i in range(n))
+    return "program p(%s) {\n    halo_update(%s);\n}\n" % (ps, args)
+
+
+def bind_many(n):
+    """A call binding 50,000 field parameters by name (binding and the aliasing check were
+    quadratic)."""
+    ps = ", ".join("a%d: field<f64>" % i for i in range(n))
+    args = ", ".join(["a0 = r"] + ["a%d = q" % i for i in range(1, n)])
+    return ("stencil s(%s) {\n    computation(PARALLEL) { a0 = a1; }\n}\n" % ps
+            + "program p(q: field<f64>, r: field<f64>) {\n    s(%s);\n}\n" % args)
+
+
+def callbacks_many(n):
+    """50,000 callbacks each called once (the list of callbacks called was searched per call)."""
+    return ("".join("callback c%d(q: field<f64>);\n" % i for i in range(n))
+            + "program p(q: field<f64>) {\n" + "".join("    c%d(q);\n" % i for i in range(n))
+            + "}\n")
+
+
 def many_params(n):
     """A function of 70 parameters, inlined: generated."""
     ps = ", ".join("a%d: f64" % i for i in range(n))
@@ -234,7 +257,8 @@ CASES = {
     "ifs": (ifs, 13000), "else_ifs": (else_ifs, 100000), "long_sum": (long_sum, 20000),
     "sum_ok": (sum_ok, 999), "const_sum": (const_sum, 999),
     "external_chain": (external_chain, 20000), "external_deep": (external_deep, 200),
-    "many_params": (many_params, 70), "inline_deep_ok": (inline_deep, 990),
+    "many_params": (many_params, 70), "halo_many": (halo_many, 50000),
+    "bind_many": (bind_many, 50000), "callbacks_many": (callbacks_many, 50000), "inline_deep_ok": (inline_deep, 990),
     "inline_deep": (inline_deep, 999), "many_stencils": (many_stencils, 5000),
     "many_statements": (many_statements, 50000), "call_chain": (call_chain, 300),
     "inline_blowup": (inline_blowup, 40), "program_blowup": (program_blowup, 40),

@@ -1,6 +1,8 @@
 # run_extreme.cmake: one extreme input, made at test time by make_case.py, given to fpo-gen.
 #   cmake -DPYTHON=<python3> -DFPO_GEN=<fpo-gen> -DCASE=<name> -DDIR=<work dir>
-#         -DEXPECT=<regex | ok> [-DLIMIT=<seconds>] -P run_extreme.cmake
+#         -DEXPECT=<regex | ok> [-DLIMIT=<seconds>] [-DIR_ONLY=1] -P run_extreme.cmake
+# IR_ONLY: stop after the front end (--emit-ir), for inputs whose C the back end takes long to
+# make (docs/robustness.md).
 # EXPECT ok: fpo-gen succeeds. Otherwise it fails with status 1 and its first line of stderr is
 # `<DIR>/.../<file>:LINE:COL: error: ...` matching EXPECT (a message, not a crash: under ASan a
 # stack overflow also exits 1). Either way stderr is a few short lines, and fpo-gen takes at
@@ -21,8 +23,12 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "make_case.py ${CASE} failed (${rc})")
 endif()
 
+set(args -o "${DIR}/out")
+if(IR_ONLY)
+  set(args --emit-ir "${DIR}/ir.json")
+endif()
 string(TIMESTAMP t0 "%s%f")
-execute_process(COMMAND "${FPO_GEN}" -o "${DIR}/out" "${main}"
+execute_process(COMMAND "${FPO_GEN}" ${args} "${main}"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 string(TIMESTAMP t1 "%s%f")
 math(EXPR ms "(${t1} - ${t0}) / 1000")
