@@ -632,16 +632,18 @@ static Decl *new_decl(Parser *ps, DeclKind kind, Loc loc) {
 static void parse_file(const char *path, const char *shown, Loc from, bool cmdline,
                        Decl ***decls, int *ndecls, int imports);
 
-/* import "path"; (relative to the importing file): a regular file, FPO_MAX_SOURCE bytes at
- * most, FPO_MAX_IMPORT_DEPTH files in a chain at most; errors are placed at the path. */
+/* import "path"; (relative to the importing file): a .fpo file (no other file's line is
+ * shown in an error), a regular one of FPO_MAX_SOURCE bytes at most, FPO_MAX_IMPORT_DEPTH
+ * files in a chain at most; errors are placed at the path. */
 static void import(Parser *ps, Token *kw) {
     Token *t = ps->tok;
     if (t->kind != TK_STR)
         expected(t, "a file name in quotes");
     ps->tok = t->next;
     skip(ps, ";");
-    if (!t->str[0])
-        fpo_error_at(t->loc, "an import needs a file name");
+    size_t n = strlen(t->str);
+    if (n < 5 || strcmp(t->str + n - 4, ".fpo") || t->str[n - 5] == '/')
+        fpo_error_at(t->loc, "an import names a .fpo file ('%s' is not one)", t->str);
     if (ps->imports >= FPO_MAX_IMPORT_DEPTH)
         fpo_error_at(t->loc, "imports are nested too deeply (more than %d files in a chain)",
                      FPO_MAX_IMPORT_DEPTH);

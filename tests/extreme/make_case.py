@@ -193,13 +193,18 @@ def utf8_comment(n):
 
 
 def import_zero(n):
-    """import "/dev/zero": refused at the import (not a regular file)."""
+    """import "/dev/zero": refused at the import (not a .fpo file)."""
     return 'import "/dev/zero";\n' + body("        r = q;")
 
 
+def import_zero_link(n):
+    """import of zero.fpo, a link to /dev/zero: refused at the import (not a regular file)."""
+    return 'import "zero.fpo";\n' + body("        r = q;")
+
+
 def import_dir(n):
-    """import "." (a folder): refused at the import."""
-    return 'import ".";\n' + body("        r = q;")
+    """import of dir.fpo, a folder: refused at the import."""
+    return 'import "dir.fpo";\n' + body("        r = q;")
 
 
 def import_fifo(n):
@@ -213,8 +218,8 @@ def import_big(n):
 
 
 def import_text(n):
-    """import of a file that is not .fpo (here /etc/passwd-like text): an error in that file,
-    not an echo of its line beyond the window."""
+    """import of a file that is not .fpo (here /etc/passwd-like text): refused at the import,
+    none of its lines shown."""
     return 'import "notes.txt";\n' + body("        r = q;")
 
 
@@ -265,7 +270,7 @@ CASES = {
     "long_line": (long_line, 10 << 20), "long_name": (long_name, 10000),
     "nul_byte": (nul_byte, 0), "all_nul": (all_nul, 4096), "control_byte": (control_byte, 0),
     "latin1": (latin1, 0), "utf8_comment": (utf8_comment, 0), "import_zero": (import_zero, 0),
-    "import_dir": (import_dir, 0), "import_fifo": (import_fifo, 0),
+    "import_dir": (import_dir, 0), "import_zero_link": (import_zero_link, 0), "import_fifo": (import_fifo, 0),
     "import_big": (import_big, 0), "import_text": (import_text, 0),
     "import_chain": (import_chain, 100), "big_file": (big_file, 10 << 20),
     "name_hypot_program": (name_hypot_program, 0),
@@ -288,6 +293,10 @@ def main():
         fifo = os.path.join(d, "fifo.fpo")
         if not os.path.exists(fifo):
             os.mkfifo(fifo)
+    if name == "import_zero_link" and not os.path.lexists(os.path.join(d, "zero.fpo")):
+        os.symlink("/dev/zero", os.path.join(d, "zero.fpo"))
+    if name == "import_dir":
+        os.makedirs(os.path.join(d, "dir.fpo"), exist_ok=True)
     if name == "import_big":
         with open(os.path.join(d, "big.fpo"), "wb") as f:
             f.truncate(17 << 20)

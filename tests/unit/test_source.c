@@ -37,9 +37,13 @@ int main(void) {
     fpo_arena_free();
 
     /* Imports find nothing on disk. */
-    const char *imp = "import \"/etc/hostname\";\n";
+    const char *imp = "import \"/etc/other.fpo\";\n";
     CHECK_INT(run(imp, strlen(imp), diag, sizeof diag), 1);
-    CHECK(strstr(diag, "/mem/t.fpo:1:8: error: cannot open '/etc/hostname'") == diag);
+    CHECK(strstr(diag, "/mem/t.fpo:1:8: error: cannot open '/etc/other.fpo'") == diag);
+    fpo_arena_free();
+    imp = "import \"/etc/hostname\";\n";
+    CHECK_INT(run(imp, strlen(imp), diag, sizeof diag), 1);
+    CHECK(strstr(diag, "/mem/t.fpo:1:8: error: an import names a .fpo file") == diag);
     fpo_arena_free();
 
     /* An error at the end of a 100,000-column line: the line is cut to a window, the caret
