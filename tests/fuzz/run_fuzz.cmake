@@ -5,7 +5,7 @@ file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}/corpus")
 execute_process(
   COMMAND "${FUZZ}" "-dict=${DICT}" "-max_total_time=${SECONDS}" -timeout=5 -rss_limit_mb=2048
-          -max_len=65536 -print_final_stats=1 "-artifact_prefix=${WORK}/"
+          -max_len=8192 -print_final_stats=1 "-artifact_prefix=${WORK}/"
           "${WORK}/corpus" "${SEEDS}"
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 string(REGEX MATCH "#[0-9]+[ \t]+DONE[^\n]*" done "${err}")
