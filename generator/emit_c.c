@@ -13,17 +13,22 @@ static const char *fpo_axes[] = {"FPO_IJK", "FPO_IJ", "FPO_K"};
 
 /* Names in generated scopes a user name could collide with get a trailing underscore: loop
  * indices, run's own parameters, and the C library names the generated code calls. */
-static const char *c_reserved[] = {"i", "j", "k", "p", "err", "nx", "ny", "nz", "NAN",
-                                   "HUGE_VAL", "INFINITY", "fabs", "fabsf", "tgamma",
-                                   "tgammaf", "int32_t", "int64_t", "size_t", NULL};
+/* Identifiers the generated functions use besides the program's own names: a variable of
+ * the program named so is written fpo_u_NAME (users' names never start with fpo_, and the
+ * generator's own never with fpo_u_, so no two names meet). */
+static const char *c_reserved[] = {
+    "i", "j", "k", "p", "err", "user", "nx", "ny", "nz", "NAN", "HUGE_VAL", "INFINITY", "fabs",
+    "fabsf", "tgamma", "tgammaf", "fmod", "fmodf", "int32_t", "int64_t", "size_t", "calloc",
+    "free", "memcpy", "memset", "snprintf", "strcmp", "strlen", "timespec_get", "fprintf",
+    "stderr", "omp_get_max_threads", "omp_get_num_threads", "omp_get_thread_num", NULL};
 
 static const char *cname(const char *name) {
+    size_t n = strlen(name);
     for (int i = 0; c_reserved[i]; i++)
         if (!strcmp(c_reserved[i], name))
-            return fpo_fmt("%s_", name);
-    size_t n = strlen(name);
+            return fpo_fmt("fpo_u_%s", name);
     if (n > 1 && name[n - 1] == 'f' && builtin_find(fpo_strndup(name, n - 1)))
-        return fpo_fmt("%s_", name);
+        return fpo_fmt("fpo_u_%s", name);
     return name;
 }
 
@@ -348,10 +353,17 @@ static void emit_expr(Emit *e, Node *n) {
     case ND_ACCESS:
         emit_access(e, n);
         return;
-    case ND_UNARY:
+    case ND_UNARY: {
         buf_add(b, n->op);
+        size_t at = b->len;
         emit_sub(e, n->lhs, p);
+        if (b->s[at] == '-' || b->s[at] == '+') {   /* `- -x`, not `--x` (a decrement) */
+            buf_add(b, " ");
+            memmove(b->s + at + 1, b->s + at, b->len - at - 1);
+            b->s[at] = ' ';
+        }
         return;
+    }
     case ND_BINARY:
     {
         /* Left-associative: the right operand needs parentheses at equal precedence. As
@@ -1989,7 +2001,7 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
             if (v->ax == AX_SCALAR)
                 buf_printf(&cbprotos, ", %s %s", c_types[v->dt], cname(v->name));
             else
-                buf_printf(&cbprotos, ", const fpo_field *%s", v->name);
+                buf_printf(&cbprotos, ", const fpo_field *%s", cname(v->name));
         }
         buf_add(&cbprotos, ", fpo_error *err);\n");
     }

@@ -37,11 +37,23 @@ void buf_printf(Buf *b, const char *fmt, ...)
 #endif
     ;
 
+/* String maps (keys are not copied: they must live as long as the map). A key is removed by
+ * putting NULL. */
+typedef struct StrMap {
+    char **keys;
+    void **vals;
+    size_t cap, n;
+} StrMap;
+void *strmap_get(const StrMap *m, const char *key);
+void strmap_put(StrMap *m, const char *key, void *val);
+
 /* ---- source.c: files and diagnostics ---- */
 
 typedef struct FpoFile {
     char *path;    /* real path */
     char *text;    /* NUL-terminated contents */
+    size_t len;    /* their length (a NUL byte inside is an error the lexer reports) */
+    bool parsed;   /* parse.c: its declarations were read */
     struct FpoFile *next;
 } FpoFile;
 
@@ -50,8 +62,36 @@ typedef struct Loc {
     int line, col;
 } Loc;
 
-/* Load `path` (once per real path); NULL and a message in fpo_errmsg if it cannot be read. */
+/* Limits of the input (docs/design.md, "Limits"). */
+enum {
+    FPO_MAX_SOURCE = 16 << 20,   /* bytes of one source file */
+    FPO_MAX_NAME = 255,          /* characters of a name */
+    FPO_MAX_EXPR_DEPTH = 1000,   /* levels of one expression as written (parentheses, unary
+                                  * operators, calls, operands of a binary-operator chain) */
+    FPO_MAX_STMT_DEPTH = 256,    /* levels of nested blocks (if, else if, while, for, region) */
+    FPO_MAX_IMPORT_DEPTH = 64,   /* files importing one another in a chain */
+    FPO_MAX_CALL_DEPTH = 256,    /* functions calling functions, programs calling programs */
+    FPO_MAX_IR_DEPTH = 2000,     /* levels of one expression once functions are inlined */
+    FPO_MAX_IR_NODES = 1000000,  /* expression and statement nodes of a lowered program */
+    FPO_SHOWN_COLS = 160,        /* columns of a source line an error shows */
+    FPO_MAX_IR_JSON = 1 << 30,   /* bytes of an IR JSON file (--from-ir) */
+};
+
+/* Load `path` (once per real path): a regular file of at most FPO_MAX_SOURCE bytes, opened
+ * without blocking; NULL and a message in fpo_errmsg if it cannot be read. A source
+ * registered with fpo_source_from_memory is found by its exact name first. */
 FpoFile *fpo_load(const char *path);
+/* The same, naming the file `shown` in messages (an import names it as written). */
+FpoFile *fpo_load_as(const char *path, const char *shown);
+/* The contents of `path`, a regular file of at most `max` bytes (named `shown` in messages);
+ * NULL and a message in fpo_errmsg if it is not one or cannot be read. */
+char *fpo_read_file(const char *path, const char *shown, size_t max, size_t *len);
+/* Register `len` bytes of `text` as the source named `path` (copied). */
+FpoFile *fpo_source_from_memory(const char *path, const char *text, size_t len);
+/* When set, fpo_load finds only sources registered from memory (the fuzz target). */
+extern bool fpo_no_disk;
+/* Send diagnostics to `stream` (a FILE *; NULL: stderr). */
+void fpo_set_diagnostics(void *stream);
 /* A file known by name only (the IR names its inputs; no text). */
 FpoFile *fpo_file_named(const char *path);
 FpoFile *fpo_files(void);   /* every file loaded, in load order */
@@ -127,6 +167,8 @@ struct Var {
     Axes ax;
     Node *value;      /* external: its folded literal */
     bool written;     /* sema: written so far (rule 4); stencils: written somewhere */
+    int use;          /* sema: a function's field parameter: how it is read, plus 1 (0: not
+                       * known yet) */
     Var *lowered;     /* lower.c: the IR variable standing for this one */
     Node *subst;      /* lower.c: the expression an inlined scalar parameter stands for */
     int id;           /* index in its owner's list */
@@ -227,6 +269,7 @@ struct Node {
     /* ND_ACCESS */
     Node *idx[3];          /* parser: index expressions */
     int nidx;
+    int depth;             /* parser: levels of the expression tree from this node down */
     bool at;               /* parser: `.at(K = e)` (e in idx[0]) */
     int64_t off[3];
     int kmode;
@@ -281,6 +324,7 @@ struct Decl {
     char *path;            /* import */
     bool checked;          /* sema done */
     int visiting;          /* sema: recursion check state */
+    int height;            /* sema: the longest chain of calls from here (itself is 1) */
     Decl *lowered;         /* lower.c: the IR stencil */
     int64_t corners;       /* IR stencil pass_corners made for fills to this depth, of vector
                             * kind corners_vec (HV_NONE: copy_corners, direction corners_dir);
@@ -420,6 +464,18 @@ typedef struct Build {
 /* The program's outputs: NAME.h, NAME.impl.h, NAME.c, one NAME.<class>.c per distinct
  * variant, NAME.manifest.json. Fills b's variants. */
 Output *fpo_emit_c(Ir *ir, Build *b, int *nout);
+
+/* ---- generate.c: the pipeline as library calls ---- */
+
+/* Parse, check and lower `files` (paths, or sources registered with fpo_source_from_memory):
+ * the IR of `program` (NULL: the only one), or NULL after an error was reported. */
+Ir *fpo_front_end(char **files, int nfiles, const char *program, Define *defs, int ndefs);
+/* Every stage on one in-memory source named `path` (imports find nothing on disk): the front
+ * end, the IR's JSON and back, the unfused and fused schedules, the C outputs (those of the
+ * fused form in *out). Nothing is written. 0 success, 1 an input error (reported as fpo-gen
+ * reports it), 3 the IR's JSON did not read back the same. */
+int fpo_generate_memory(const char *path, const char *text, size_t len, Output **out,
+                        int *nout);
 
 /* ---- variant.c: layouts and edge classes ---- */
 

@@ -21,6 +21,7 @@ typedef struct Lexer {
     const char *p;
     int line;
     const char *line_start;
+    const char *end;   /* the end of the text (a NUL byte before it is an error) */
 } Lexer;
 
 static Loc here(Lexer *lx, const char *p) {
@@ -80,11 +81,33 @@ static Token *lex_number(Lexer *lx) {
     return t;
 }
 
+/* A byte the language never allows: NUL, a control byte other than tab, newline and carriage
+ * return, DEL; outside comments, any byte from 0x80 (the language is ASCII). */
+static bool bad_byte(unsigned char c, bool in_comment) {
+    if (c == '\t' || c == '\n' || c == '\r')
+        return false;
+    return c < 0x20 || c == 0x7f || (c >= 0x80 && !in_comment);
+}
+
+static _Noreturn void byte_error(Lexer *lx, const char *p, bool in_comment) {
+    unsigned char c = (unsigned char)*p;
+    if (!c)
+        fpo_error_at(here(lx, p), "a NUL byte is not allowed in a source file");
+    if (c >= 0x80)
+        fpo_error_at(here(lx, p), "byte 0x%02x is not allowed here: outside comments a source "
+                                  "file is ASCII",
+                     c);
+    fpo_error_at(here(lx, p), "control byte 0x%02x is not allowed%s", c,
+                 in_comment ? ", not even in a comment" : " (only tab, newline and carriage return)");
+}
+
 static Token *lex_string(Lexer *lx) {
     const char *s = lx->p, *p = s + 1;
     while (*p != '"') {
-        if (!*p || *p == '\n')
+        if ((!*p && p == lx->end) || *p == '\n')
             fpo_error_at(here(lx, s), "unterminated string");
+        if (bad_byte((unsigned char)*p, false))
+            byte_error(lx, p, false);
         if (*p == '\\')
             fpo_error_at(here(lx, p), "escapes are not allowed in strings");
         p++;
@@ -96,7 +119,9 @@ static Token *lex_string(Lexer *lx) {
 }
 
 Token *fpo_lex(FpoFile *file) {
-    Lexer lx = {file, file->text, 1, file->text};
+    Lexer lx = {file, file->text, 1, file->text, file->text + file->len};
+    if (!file->len)
+        lx.end = file->text + strlen(file->text);
     Token head = {0}, *cur = &head;
     for (;;) {
         const char *p = lx.p;
@@ -105,13 +130,14 @@ Token *fpo_lex(FpoFile *file) {
             lx.p++;
             continue;
         }
-        if (isspace((unsigned char)*p)) {
+        if (*p == ' ' || *p == '\t' || *p == '\r') {
             lx.p++;
             continue;
         }
         if (p[0] == '/' && p[1] == '/') {
-            while (*p && *p != '\n')
-                p++;
+            for (; *p != '\n' && p < lx.end; p++)
+                if (bad_byte((unsigned char)*p, true))
+                    byte_error(&lx, p, true);
             lx.p = p;
             continue;
         }
@@ -120,21 +146,25 @@ Token *fpo_lex(FpoFile *file) {
             int line = lx.line;
             const char *ls = lx.line_start;
             for (p += 2; !(p[0] == '*' && p[1] == '/'); p++) {
-                if (!*p) {
+                if (p == lx.end) {
                     lx.line = line;
                     lx.line_start = ls;
                     fpo_error_at(here(&lx, s), "unterminated comment");
                 }
                 if (*p == '\n')
                     newline(&lx, p);
+                else if (bad_byte((unsigned char)*p, true))
+                    byte_error(&lx, p, true);
             }
             lx.p = p + 2;
             continue;
         }
-        if (!*p) {
+        if (p == lx.end) {
             cur->next = new_token(&lx, TK_EOF, p, 0);
             return head.next;
         }
+        if (bad_byte((unsigned char)*p, false))
+            byte_error(&lx, p, false);
         if (isdigit((unsigned char)*p)) {
             cur = cur->next = lex_number(&lx);
             continue;
@@ -147,14 +177,17 @@ Token *fpo_lex(FpoFile *file) {
             const char *s = p;
             while (isalnum((unsigned char)*p) || *p == '_')
                 p++;
+            if (p - s > FPO_MAX_NAME)
+                fpo_error_at(here(&lx, s), "a name is at most %d characters (this one has %td)",
+                             FPO_MAX_NAME, p - s);
             cur = cur->next = new_token(&lx, TK_IDENT, s, (int)(p - s));
             lx.p = p;
             continue;
         }
         int len = 0;
         for (size_t i = 0; i < sizeof puncts / sizeof *puncts; i++)
-            if (!strncmp(p, puncts[i], strlen(puncts[i]))) {
-                len = (int)strlen(puncts[i]);
+            if (p[0] == puncts[i][0] && (!puncts[i][1] || p[1] == puncts[i][1])) {
+                len = puncts[i][1] ? 2 : 1;
                 break;
             }
         if (!len) {

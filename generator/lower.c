@@ -8,33 +8,46 @@ typedef struct Lower {
     Ir *ir;
     Decl *st;      /* the IR stencil being built, NULL in the program */
     int uniq;
+    StrMap *names; /* the names taken in the stencil being built (or the program) */
+    StrMap *next;  /* ... and per base name, the number fresh_name tries next */
+    int depth;     /* levels of the tree being lowered (expressions and statements) */
+    long nodes;    /* nodes lowered so far */
+    bool konst;    /* lower_expr: the expression it lowered is a constant (const_eval of it
+                    * succeeds), so its parent may fold */
+    StrMap callbacks;  /* the callbacks in ir->callbacks, by name */
 } Lower;
 
-static bool name_in(Var **vs, int n, const char *name) {
-    for (int i = 0; i < n; i++)
-        if (!strcmp(vs[i]->name, name))
-            return true;
-    return false;
+/* Count one more level and node; the lowered program is at most FPO_MAX_IR_DEPTH deep (the
+ * passes after lowering recurse over it) and FPO_MAX_IR_NODES large (functions inlined into
+ * functions and programs flattened into programs grow it geometrically). */
+static void enter(Lower *L, Loc loc) {
+    if (++L->depth > FPO_MAX_IR_DEPTH)
+        fpo_error_at(loc,
+                     "this is nested too deeply once functions are inlined (more than %d "
+                     "levels of expressions and statements)",
+                     FPO_MAX_IR_DEPTH);
+    if (++L->nodes > FPO_MAX_IR_NODES)
+        fpo_error_at(loc,
+                     "the program is too large once functions are inlined and programs "
+                     "flattened (more than %d expressions and statements)",
+                     FPO_MAX_IR_NODES);
 }
 
-static bool name_taken(Lower *L, const char *name) {
-    if (L->st)
-        return name_in(L->st->params, L->st->nparams, name) ||
-               name_in(L->st->temps, L->st->ntemps, name) ||
-               name_in(L->st->locals, L->st->nlocals, name);
-    return name_in(L->ir->params, L->ir->nparams, name) ||
-           name_in(L->ir->temps, L->ir->ntemps, name) ||
-           name_in(L->ir->scalars, L->ir->nscalars, name);
-}
+static void take_name(Lower *L, const char *name) { strmap_put(L->names, name, (void *)name); }
 
+/* `base`, or `base_N` with the first N that is free (hashed, so many inlined calls of one
+ * function take linear time). */
 static char *fresh_name(Lower *L, const char *base) {
-    if (!name_taken(L, base))
-        return fpo_strdup(base);
-    for (int n = 1;; n++) {
-        char *s = fpo_fmt("%s_%d", base, n);
-        if (!name_taken(L, s))
-            return s;
+    char *s = fpo_strdup(base);
+    if (strmap_get(L->names, s)) {
+        intptr_t n = (intptr_t)strmap_get(L->next, base);
+        do
+            s = fpo_fmt("%s_%ld", base, (long)++n);
+        while (strmap_get(L->names, s));
+        strmap_put(L->next, fpo_strdup(base), (void *)n);
     }
+    take_name(L, s);
+    return s;
 }
 
 static Node *access_of(Var *v, Loc loc) {
@@ -76,7 +89,7 @@ static void lower_pstmts(Lower *L, Node *n, Node ***out);
 
 static Node *inline_call(Lower *L, Node *n, Node ***pre) {
     Decl *f = n->decl;
-    Node *args[64];
+    Node **args = fpo_new(sizeof(Node *) * (size_t)(f->nparams + 1));
     int i = 0;
     for (Node *a = n->args; a; a = a->next, i++)
         args[i] = f->params[i]->ax == AX_SCALAR ? lower_expr(L, a, pre) : NULL;
@@ -119,7 +132,9 @@ static Node *inline_call(Lower *L, Node *n, Node ***pre) {
     return cast_to(lower_expr(L, ret->lhs, pre), f->ret);
 }
 
-static Node *lower_expr(Lower *L, Node *n, Node ***pre) {
+/* Constants fold bottom-up: a node is folded when its operands were constants (L->konst after
+ * lowering each), so a long chain of operators is evaluated once, not once per level. */
+static Node *lower_expr1(Lower *L, Node *n, Node ***pre) {
     Node *c = new_node(n->kind, n->loc);
     c->dt = n->dt;
     c->op = n->op;
@@ -127,6 +142,7 @@ static Node *lower_expr(Lower *L, Node *n, Node ***pre) {
     case ND_NUM:
         c->ival = n->ival;
         c->fval = n->fval;
+        L->konst = true;
         return c;
     case ND_ACCESS: {
         Var *v = n->var;
@@ -135,18 +151,25 @@ static Node *lower_expr(Lower *L, Node *n, Node ***pre) {
             x->loc = n->loc;
             return x;
         }
-        if (v->subst && !v->lowered)
-            return lower_expr(L, v->subst, pre);
+        if (v->subst && !v->lowered) {
+            Node *x = lower_expr(L, v->subst, pre);
+            L->konst = false;   /* a parameter: not folded into its uses */
+            return x;
+        }
         c->var = v->lowered ? v->lowered : v;
         memcpy(c->off, n->off, sizeof c->off);
         c->kmode = n->kmode;
         if (n->kexpr)
             c->kexpr = lower_expr(L, n->kexpr, pre);
+        L->konst = false;
         return c;
     }
     case ND_CALL:
-        if (n->decl)
-            return inline_call(L, n, pre);
+        if (n->decl) {
+            Node *x = inline_call(L, n, pre);
+            L->konst = false;
+            return x;
+        }
         c->builtin = n->builtin;
         {
             Node head = {0}, *cur = &head;
@@ -154,33 +177,46 @@ static Node *lower_expr(Lower *L, Node *n, Node ***pre) {
                 cur = cur->next = lower_expr(L, a, pre);
             c->args = head.next;
         }
+        L->konst = false;
         return c;
     case ND_COND: {
         Value v;
-        if (const_eval(n->cond, &v))
-            return lower_expr(L, v.i ? n->then : n->els, pre);
         c->cond = lower_expr(L, n->cond, pre);
+        if (L->konst && const_eval(c->cond, &v))
+            return lower_expr(L, v.i ? n->then : n->els, pre);
         c->then = lower_expr(L, n->then, pre);
         c->els = lower_expr(L, n->els, pre);
+        L->konst = false;
         return c;
     }
     default:
         if (n->kind == ND_BINARY || n->kind == ND_UNARY || n->kind == ND_CAST) {
+            c->lhs = lower_expr(L, n->lhs, pre);
+            bool k = L->konst;
+            if (n->rhs) {
+                c->rhs = lower_expr(L, n->rhs, pre);
+                k = k && L->konst;
+            }
             Value v;
-            if (const_eval(n, &v) && n->kind != ND_CAST) {
+            L->konst = k && const_eval(c, &v);
+            if (L->konst && n->kind != ND_CAST) {
                 Node *x = new_node(ND_NUM, n->loc);
                 x->dt = v.dt;
                 x->ival = v.i;
                 x->fval = v.f;
                 return x;
             }
-            c->lhs = lower_expr(L, n->lhs, pre);
-            if (n->rhs)
-                c->rhs = lower_expr(L, n->rhs, pre);
             return c;
         }
         fpo_error_at(n->loc, "internal error: cannot lower this expression");
     }
+}
+
+static Node *lower_expr(Lower *L, Node *n, Node ***pre) {
+    enter(L, n->loc);
+    Node *x = lower_expr1(L, n, pre);
+    L->depth--;
+    return x;
 }
 
 /* ---- statements (stencils and functions) ---- */
@@ -202,7 +238,15 @@ static void lower_if(Lower *L, Node *n, Node ***out, LowerList *list) {
     append(out, c);
 }
 
+static void lower_stmt1(Lower *L, Node *n, Node ***out);
+
 static void lower_stmt(Lower *L, Node *n, Node ***out) {
+    enter(L, n->loc);
+    lower_stmt1(L, n, out);
+    L->depth--;
+}
+
+static void lower_stmt1(Lower *L, Node *n, Node ***out) {
     switch (n->kind) {
     case ND_VARDECL:
         if (n->var->kind == VK_LOCAL && !n->var->lowered)
@@ -271,24 +315,27 @@ static Var *copy_var(Var *v) {
     return c;
 }
 
-/* Where a temporary is accessed: -1 nowhere yet, -2 at an offset or in two intervals. */
-static void temp_uses(Node *n, Var *t, int where, int *seen) {
+/* Where each temporary of s is accessed (seen[id]): -1 nowhere yet, -2 at an offset or in two
+ * intervals, else the interval. One walk for all temporaries. */
+static void temp_uses(Decl *s, Node *n, int where, int *seen) {
     for (; n; n = n->next) {
-        if (n->kind == ND_ACCESS && n->var == t) {
+        Var *t = n->kind == ND_ACCESS ? n->var : NULL;
+        if (t && t->kind == VK_TEMP && t->id >= 0 && t->id < s->ntemps && s->temps[t->id] == t) {
+            int *x = &seen[t->id];
             bool at_point = !n->off[0] && !n->off[1] && !n->off[2] && n->kmode == KM_CONST;
-            if (!at_point || (*seen >= 0 && *seen != where))
-                *seen = -2;
-            else if (*seen == -1)
-                *seen = where;
+            if (!at_point || (*x >= 0 && *x != where))
+                *x = -2;
+            else if (*x == -1)
+                *x = where;
         }
-        temp_uses(n->lhs, t, where, seen);
-        temp_uses(n->rhs, t, where, seen);
-        temp_uses(n->cond, t, where, seen);
-        temp_uses(n->then, t, where, seen);
-        temp_uses(n->els, t, where, seen);
-        temp_uses(n->body, t, where, seen);
-        temp_uses(n->args, t, where, seen);
-        temp_uses(n->kexpr, t, where, seen);
+        temp_uses(s, n->lhs, where, seen);
+        temp_uses(s, n->rhs, where, seen);
+        temp_uses(s, n->cond, where, seen);
+        temp_uses(s, n->then, where, seen);
+        temp_uses(s, n->els, where, seen);
+        temp_uses(s, n->body, where, seen);
+        temp_uses(s, n->args, where, seen);
+        temp_uses(s, n->kexpr, where, seen);
     }
 }
 
@@ -297,13 +344,18 @@ static void temp_uses(Node *n, Var *t, int where, int *seen) {
 static void demote_temps(Decl *s) {
     Var **keep = NULL;
     int nkeep = 0;
+    int *seen = fpo_new(sizeof(int) * (size_t)(s->ntemps + 1));
+    for (int i = 0; i < s->ntemps; i++) {
+        seen[i] = -1;
+        s->temps[i]->id = i;
+    }
+    int where = 0;
+    for (int c = 0; c < s->ncomps; c++)
+        for (int v = 0; v < s->comps[c].nivs; v++, where++)
+            temp_uses(s, s->comps[c].ivs[v].body, where, seen);
     for (int i = 0; i < s->ntemps; i++) {
         Var *t = s->temps[i];
-        int seen = -1, where = 0;
-        for (int c = 0; c < s->ncomps; c++)
-            for (int v = 0; v < s->comps[c].nivs; v++, where++)
-                temp_uses(s->comps[c].ivs[v].body, t, where, &seen);
-        if (seen == -2) {
+        if (seen[i] == -2) {
             t->id = nkeep;
             VPUSH(keep, nkeep, t);
             continue;
@@ -323,10 +375,17 @@ static Decl *lower_stencil(Lower *L, Decl *d) {
     s->kind = D_STENCIL;
     s->name = d->name;
     s->loc = d->loc;
-    for (int i = 0; i < d->nparams; i++)
+    StrMap names = {0}, next = {0}, *saved_names = L->names, *saved_next = L->next;
+    L->names = &names;
+    L->next = &next;
+    for (int i = 0; i < d->nparams; i++) {
         VPUSH(s->params, s->nparams, copy_var(d->params[i]));
-    for (int i = 0; i < d->ntemps; i++)
+        take_name(L, d->params[i]->name);
+    }
+    for (int i = 0; i < d->ntemps; i++) {
         VPUSH(s->temps, s->ntemps, copy_var(d->temps[i]));
+        take_name(L, d->temps[i]->name);
+    }
     Decl *saved = L->st;
     L->st = s;
     for (int i = 0; i < d->ncomps; i++) {
@@ -344,6 +403,8 @@ static Decl *lower_stencil(Lower *L, Decl *d) {
         VPUSH(s->comps, s->ncomps, c);
     }
     L->st = saved;
+    L->names = saved_names;
+    L->next = saved_next;
     demote_temps(s);
     d->lowered = s;
     VPUSH(L->ir->stencils, L->ir->nstencils, s);
@@ -386,7 +447,15 @@ static void flatten_call(Lower *L, Node *n, Node ***out) {
     lower_pstmts(L, p->body, out);
 }
 
+static void lower_pstmt1(Lower *L, Node *n, Node ***out);
+
 static void lower_pstmt(Lower *L, Node *n, Node ***out) {
+    enter(L, n->loc);
+    lower_pstmt1(L, n, out);
+    L->depth--;
+}
+
+static void lower_pstmt1(Lower *L, Node *n, Node ***out) {
     switch (n->kind) {
     case ND_VARDECL:
         if (n->rhs) {
@@ -437,11 +506,10 @@ static void lower_pstmt(Lower *L, Node *n, Node ***out) {
                 h->argv[i] = cb->params[i]->ax == AX_SCALAR ? lower_expr(L, a, out)
                                                             : access_of(a->var->lowered, a->loc);
             }
-            int k;
-            for (k = 0; k < L->ir->ncallbacks && L->ir->callbacks[k] != cb; k++)
-                ;
-            if (k == L->ir->ncallbacks)
+            if (strmap_get(&L->callbacks, cb->name) != cb) {   /* each callback once */
+                strmap_put(&L->callbacks, cb->name, cb);
                 VPUSH(L->ir->callbacks, L->ir->ncallbacks, cb);
+            }
             append(out, h);
             return;
         }
@@ -472,11 +540,14 @@ static void lower_pstmts(Lower *L, Node *n, Node ***out) {
 
 Ir *fpo_lower(Decl *program) {
     Ir *ir = fpo_new(sizeof *ir);
-    Lower L = {ir, NULL, 0};
+    StrMap names = {0}, next = {0};
+    Lower L = {ir, NULL, 0, &names, &next, 0, 0, false, {0}};
     ir->name = program->name;
     ir->loc = program->loc;
-    for (int i = 0; i < program->nparams; i++)
+    for (int i = 0; i < program->nparams; i++) {
         VPUSH(ir->params, ir->nparams, copy_var(program->params[i]));
+        take_name(&L, program->params[i]->name);
+    }
     for (int i = 0; i < program->ntemps; i++)
         add_temp(&L, program->temps[i], NULL);
     for (int i = 0; i < program->nlocals; i++)

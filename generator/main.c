@@ -214,33 +214,12 @@ static int parse_args(int argc, char **argv, Options *o) {
 
 /* ---- stages ---- */
 
-typedef struct Run {
-    Options *o;
-    Ir *ir;
-} Run;
-
-static void front_end(void *arg) {
-    Run *r = arg;
-    Decl **decls = NULL;
-    int ndecls = 0;
-    for (int i = 0; i < r->o->nfiles; i++)
-        fpo_parse_file(r->o->files[i], (Loc){0}, true, &decls, &ndecls);
-    fpo_sema(decls, ndecls, r->o->defs, r->o->ndefs);
-    Decl *p = fpo_find_program(decls, ndecls, r->o->program);
-    r->ir = fpo_lower(p);
-    for (int i = 0; i < r->o->ndefs; i++)
-        VPUSH(r->ir->defines, r->ir->ndefines,
-              fpo_fmt("%s=%s", r->o->defs[i].name, r->o->defs[i].value));
-}
-
+/* The IR JSON: standard input ("-"), or a regular file (not a FIFO nor a device). */
 static char *read_all(const char *path) {
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    if (!f)
-        return NULL;
-    char *text = fpo_read_stream(f);
-    if (f != stdin)
-        fclose(f);
-    return text;
+    if (!strcmp(path, "-"))
+        return fpo_read_stream(stdin);
+    size_t len;
+    return fpo_read_file(path, path, FPO_MAX_IR_JSON, &len);
 }
 
 /* ---- atomic output ---- */
@@ -351,27 +330,29 @@ static void emit_all(void *arg) {
 }
 
 static int generate(Options *o) {
-    Run r = {o, NULL};
+    Ir *ir = NULL;
     if (o->from_ir) {
         char *text = read_all(o->from_ir);
         if (!text) {
-            fprintf(stderr, "fpo-gen: error: cannot read '%s': %s\n", o->from_ir, strerror(errno));
+            if (strcmp(o->from_ir, "-"))
+                fprintf(stderr, "fpo-gen: error: %s\n", fpo_errmsg);
+            else
+                fprintf(stderr, "fpo-gen: error: cannot read '-': %s\n", strerror(errno));
             return 2;
         }
-        r.ir = fpo_ir_from_json(text, o->from_ir);
-        if (!r.ir) {
+        ir = fpo_ir_from_json(text, o->from_ir);
+        if (!ir) {
             fprintf(stderr, "%s: error: %s\n", o->from_ir, fpo_errmsg);
             return 1;
         }
-        if (o->program && strcmp(o->program, r.ir->name)) {
-            fprintf(stderr, "fpo-gen: error: the IR holds program '%s', not '%s'\n", r.ir->name,
+        if (o->program && strcmp(o->program, ir->name)) {
+            fprintf(stderr, "fpo-gen: error: the IR holds program '%s', not '%s'\n", ir->name,
                     o->program);
             return 1;
         }
-    } else if (fpo_try(front_end, &r)) {
+    } else if (!(ir = fpo_front_end(o->files, o->nfiles, o->program, o->defs, o->ndefs))) {
         return 1;
     }
-    Ir *ir = r.ir;
     char **inputs = ir->inputs;
     int ninputs = ir->ninputs;
     if (o->from_ir) {

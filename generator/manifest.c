@@ -20,10 +20,15 @@ char *fpo_source_hash(Ir *ir) {
     uint64_t h = 0xcbf29ce484222325ull;
     for (int i = 0; i < ir->ninputs; i++) {
         h = fnv(h, ir->inputs[i], strlen(ir->inputs[i]) + 1);
-        FILE *f = fopen(ir->inputs[i], "rb");
-        char *text = f ? fpo_read_stream(f) : NULL;
-        if (f)
+        char *text = NULL;
+        for (FpoFile *s = fpo_files(); s && !text; s = s->next)   /* as it was read */
+            if (s->text && !strcmp(s->path, ir->inputs[i]))
+                text = s->text;
+        FILE *f = text || fpo_no_disk ? NULL : fopen(ir->inputs[i], "rb");
+        if (f) {
+            text = fpo_read_stream(f);
             fclose(f);
+        }
         if (!text)
             return fpo_strdup("unknown (a source could not be read)");
         h = fnv(h, text, strlen(text) + 1);

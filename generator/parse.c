@@ -3,7 +3,6 @@
 #include "fpo.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +13,9 @@ typedef struct Parser {
     Decl ***decls;
     int *ndecls;
     bool cmdline;
+    int nest;      /* expression parsers active (recursion) */
+    int snest;     /* compound statements open (if, else if, while, for, region) */
+    int imports;   /* files importing this one, in a chain */
 } Parser;
 
 Node *new_node(NodeKind kind, Loc loc) {
@@ -101,12 +103,42 @@ static void parse_type(Parser *ps, DType *dt, Axes *ax) {
 
 static Node *expr(Parser *ps);
 
+/* Limits (docs/design.md, "Limits"): the parser's recursion is counted on entry, so that no
+ * input overflows the stack; the tree's depth is counted as it is built, so that no later
+ * pass (each walks the tree recursively) sees a tree deeper than FPO_MAX_EXPR_DEPTH. */
+static void enter(Parser *ps) {
+    if (++ps->nest > FPO_MAX_EXPR_DEPTH)
+        fpo_error_at(ps->tok->loc, "the expression is nested too deeply (more than %d levels)",
+                     FPO_MAX_EXPR_DEPTH);
+}
+
+static int depth_of(Node *n) { return n ? n->depth : 0; }
+
+/* Set n's depth from its children's; refuse a tree deeper than the limit. */
+static Node *deep(Node *n) {
+    int d = depth_of(n->lhs);
+    Node *kids[] = {n->rhs, n->cond, n->then, n->els, n->idx[0], n->idx[1], n->idx[2]};
+    for (size_t i = 0; i < sizeof kids / sizeof *kids; i++)
+        if (depth_of(kids[i]) > d)
+            d = depth_of(kids[i]);
+    for (Node *a = n->args; a; a = a->next)
+        if (depth_of(a) > d)
+            d = depth_of(a);
+    n->depth = d + 1;
+    if (n->depth > FPO_MAX_EXPR_DEPTH)
+        fpo_error_at(n->loc,
+                     "the expression is nested too deeply (more than %d levels; each operand "
+                     "of a chain like 'a + b + c' is one level: split it with 'var')",
+                     FPO_MAX_EXPR_DEPTH);
+    return n;
+}
+
 static Node *binary(Token *t, const char *op, Node *l, Node *r) {
     Node *n = new_node(ND_BINARY, t->loc);
     n->op = op;
     n->lhs = l;
     n->rhs = r;
-    return n;
+    return deep(n);
 }
 
 static Node *call_args(Parser *ps, Node *call) {
@@ -121,14 +153,14 @@ static Node *call_args(Parser *ps, Node *call) {
             a->name = ident(ps, "a name");
             skip(ps, "=");
             a->lhs = expr(ps);
-            cur = cur->next = a;
+            cur = cur->next = deep(a);
         } else {
             cur = cur->next = expr(ps);
         }
     }
     skip(ps, ")");
     call->args = head.next;
-    return call;
+    return deep(call);
 }
 
 /* access := name ['[' e {, e} ']'] ['.' 'at' '(' 'K' '=' e ')'] */
@@ -160,7 +192,7 @@ static Node *parse_access(Parser *ps, Token *t) {
         n->idx[0] = expr(ps);
         skip(ps, ")");
     }
-    return n;
+    return deep(n);
 }
 
 static Node *primary(Parser *ps) {
@@ -197,7 +229,7 @@ static Node *primary(Parser *ps) {
             skip(ps, "(");
             n->lhs = expr(ps);
             skip(ps, ")");
-            return n;
+            return deep(n);
         }
         Node *n = new_node(ND_CALL, t->loc);
         n->name = fpo_strndup(t->s, (size_t)t->len);
@@ -213,8 +245,10 @@ static Node *unary(Parser *ps) {
         if (consume(ps, ops[i])) {
             Node *n = new_node(ND_UNARY, t->loc);
             n->op = ops[i];
+            enter(ps);
             n->lhs = unary(ps);
-            return n;
+            ps->nest--;
+            return deep(n);
         }
     return primary(ps);
 }
@@ -243,16 +277,20 @@ static Node *binary_level(Parser *ps, int lv) {
 }
 
 static Node *expr(Parser *ps) {
+    enter(ps);
     Node *c = binary_level(ps, 0);
     Token *t = ps->tok;
-    if (!consume(ps, "?"))
+    if (!consume(ps, "?")) {
+        ps->nest--;
         return c;
+    }
     Node *n = new_node(ND_COND, t->loc);
     n->cond = c;
     n->then = expr(ps);
     skip(ps, ":");
     n->els = expr(ps);
-    return n;
+    ps->nest--;
+    return deep(n);
 }
 
 /* ---- statements ---- */
@@ -388,7 +426,25 @@ static Node *halo_stmt(Parser *ps, Token *t, int op) {
     return n;
 }
 
+static Node *stmt1(Parser *ps);
+
+/* Compound statements (if, else if, while, for, region) nest at most FPO_MAX_STMT_DEPTH deep. */
 static Node *stmt(Parser *ps) {
+    Token *t = ps->tok;
+    bool compound = tok_is(t, "if") || tok_is(t, "while") || tok_is(t, "for") ||
+                    (tok_is(t, "region") && tok_is(t->next, "("));
+    if (compound && ++ps->snest > FPO_MAX_STMT_DEPTH)
+        fpo_error_at(t->loc,
+                     "statements are nested too deeply (more than %d levels of if, else if, "
+                     "while, for and region)",
+                     FPO_MAX_STMT_DEPTH);
+    Node *n = stmt1(ps);
+    if (compound)
+        ps->snest--;
+    return n;
+}
+
+static Node *stmt1(Parser *ps) {
     Token *t = ps->tok;
     for (int op = 0; op < 4; op++)
         if (tok_is(t, halo_ops[op]) && tok_is(t->next, "(")) {
@@ -573,18 +629,33 @@ static Decl *new_decl(Parser *ps, DeclKind kind, Loc loc) {
     return d;
 }
 
+static void parse_file(const char *path, const char *shown, Loc from, bool cmdline,
+                       Decl ***decls, int *ndecls, int imports);
+
+/* import "path"; (relative to the importing file): a .fpo file (no other file's line is
+ * shown in an error), a regular one of FPO_MAX_SOURCE bytes at most, FPO_MAX_IMPORT_DEPTH
+ * files in a chain at most; errors are placed at the path. */
 static void import(Parser *ps, Token *kw) {
     Token *t = ps->tok;
     if (t->kind != TK_STR)
         expected(t, "a file name in quotes");
     ps->tok = t->next;
     skip(ps, ";");
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", kw->loc.file->path);
-    char *path = t->str[0] == '/' ? t->str : fpo_fmt("%s/%s", dirname(dir), t->str);
-    if (access(path, R_OK))
-        fpo_error_at(t->loc, "cannot open '%s': %s", t->str, strerror(errno));
-    fpo_parse_file(path, t->loc, false, ps->decls, ps->ndecls);
+    size_t n = strlen(t->str);
+    if (n < 5 || strcmp(t->str + n - 4, ".fpo") || t->str[n - 5] == '/')
+        fpo_error_at(t->loc, "an import names a .fpo file ('%s' is not one)", t->str);
+    if (ps->imports >= FPO_MAX_IMPORT_DEPTH)
+        fpo_error_at(t->loc, "imports are nested too deeply (more than %d files in a chain)",
+                     FPO_MAX_IMPORT_DEPTH);
+    char *path = t->str;
+    if (t->str[0] != '/') {
+        char *dir = fpo_strdup(kw->loc.file->path);
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            slash[slash == dir] = 0;
+        path = slash ? fpo_fmt("%s/%s", dir, t->str) : t->str;
+    }
+    parse_file(path, t->str, t->loc, false, ps->decls, ps->ndecls, ps->imports + 1);
 }
 
 static void top_decl(Parser *ps) {
@@ -642,23 +713,23 @@ static void top_decl(Parser *ps) {
     VPUSH(*ps->decls, *ps->ndecls, d);
 }
 
-void fpo_parse_file(const char *path, Loc from, bool cmdline, Decl ***decls, int *ndecls) {
-    int nfiles = 0;
-    for (FpoFile *f = fpo_files(); f; f = f->next)
-        nfiles++;
-    FpoFile *file = fpo_load(path);
+static void parse_file(const char *path, const char *shown, Loc from, bool cmdline,
+                       Decl ***decls, int *ndecls, int imports) {
+    FpoFile *file = fpo_load_as(path, shown);
     if (!file) {
         char *msg = fpo_strdup(fpo_errmsg);
         if (from.file)
             fpo_error_at(from, "%s", msg);
         fpo_error("%s", msg);
     }
-    int now = 0;
-    for (FpoFile *f = fpo_files(); f; f = f->next)
-        now++;
-    if (now == nfiles)
+    if (file->parsed)
         return;   /* read already: imported once */
-    Parser ps = {fpo_lex(file), decls, ndecls, cmdline};
+    file->parsed = true;
+    Parser ps = {fpo_lex(file), decls, ndecls, cmdline, 0, 0, imports};
     while (ps.tok->kind != TK_EOF)
         top_decl(&ps);
+}
+
+void fpo_parse_file(const char *path, Loc from, bool cmdline, Decl ***decls, int *ndecls) {
+    parse_file(path, path, from, cmdline, decls, ndecls, 0);
 }

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +74,109 @@ static void check_name(const char *name, Loc loc) {
         fpo_error_at(loc, "'%s' is the name of a builtin", name);
 }
 
+/* Names that reach the generated C (all but externals', which are folded) must not be taken
+ * there: C keywords (C23's too), the identifiers the C library and the compilers define as
+ * macros or types in lower case, every name without a lower-case letter (NULL, EOF, NAN,
+ * M_PI, CHAR_BIT, ...: the C library's macros are written so), names ending in '_t' (types)
+ * and the prefixes of OpenMP and MPI. Program and callback names are C functions and types at
+ * file scope: they must not be a C library function the generated code may declare either. */
+static const char *c_taken[] = {
+    /* keywords (C89 to C23) not in `reserved` */
+    "alignas", "alignof", "constexpr", "nullptr", "static_assert", "thread_local", "typeof",
+    "typeof_unqual", "asm", "noreturn", "complex", "imaginary",
+    /* object-like and function-like macros in lower case */
+    "errno", "stdin", "stdout", "stderr", "assert", "offsetof", "math_errhandling",
+    "signbit", "fpclassify", "isnormal", "isgreater", "isgreaterequal", "isless",
+    "islessequal", "islessgreater", "isunordered", "va_start", "va_arg", "va_end", "va_copy",
+    "setjmp", "unix", "linux", "i386", "sun", "sparc", "mips", "vax", "getc", "putc",
+    "getchar", "putchar",
+    /* types without '_t' */
+    "va_list", "jmp_buf", "sigjmp_buf",
+    /* the generator's own (fpo_open, ... of the runtime) */
+    "fpo", NULL};
+
+static const char *c_globals[] = {
+    /* math.h (and POSIX's) */
+    "acosf", "acosl", "acoshf", "acoshl", "asinf", "asinl", "asinhf", "asinhl", "atanf",
+    "atanl", "atan2f", "atan2l", "atanhf", "atanhl", "cbrtf", "cbrtl", "ceilf", "ceill",
+    "copysign", "copysignf", "copysignl", "cosf", "cosl", "coshf", "coshl", "erff", "erfl",
+    "erfcf", "erfcl", "expf", "expl", "exp2", "exp2f", "exp2l", "expm1", "expm1f", "expm1l",
+    "fabs", "fabsf", "fabsl", "fdim", "fdimf", "fdiml", "floorf", "floorl", "fma", "fmaf",
+    "fmal", "fmax", "fmaxf", "fmaxl", "fmin", "fminf", "fminl", "fmod", "fmodf", "fmodl",
+    "frexp", "frexpf", "frexpl", "hypot", "hypotf", "hypotl", "ilogb", "ilogbf", "ilogbl",
+    "ldexp", "ldexpf", "ldexpl", "lgamma", "lgammaf", "lgammal", "llrint", "llrintf",
+    "llrintl", "llround", "llroundf", "llroundl", "log10f", "log10l", "log1p", "log1pf",
+    "log1pl", "log2", "log2f", "log2l", "logb", "logbf", "logbl", "logf", "logl", "lrint",
+    "lrintf", "lrintl", "lround", "lroundf", "lroundl", "modf", "modff", "modfl", "nan",
+    "nanf", "nanl", "nearbyint", "nearbyintf", "nearbyintl", "nextafter", "nextafterf",
+    "nextafterl", "nexttoward", "nexttowardf", "nexttowardl", "powf", "powl", "remainder",
+    "remainderf", "remainderl", "remquo", "remquof", "remquol", "rint", "rintf", "rintl",
+    "roundf", "roundl", "scalbln", "scalblnf", "scalblnl", "scalbn", "scalbnf", "scalbnl",
+    "sinf", "sinl", "sinhf", "sinhl", "sqrtf", "sqrtl", "tanf", "tanl", "tanhf", "tanhl",
+    "tgamma", "tgammaf", "tgammal", "truncf", "truncl", "j0", "j1", "jn", "y0", "y1", "yn",
+    "scalb", "signgam", "drem", "finite", "significand", "exp10", "pow10", "lgamma_r",
+    "sincos", "isinff", "isnanf",
+    /* stdio.h */
+    "printf", "fprintf", "sprintf", "snprintf", "vprintf", "vfprintf", "vsprintf",
+    "vsnprintf", "scanf", "fscanf", "sscanf", "fopen", "fclose", "fflush", "fread", "fwrite",
+    "fgetc", "fgets", "fputc", "fputs", "puts", "gets", "ungetc", "fseek", "ftell", "rewind",
+    "fgetpos", "fsetpos", "clearerr", "feof", "ferror", "perror", "remove", "rename",
+    "tmpfile", "tmpnam", "setbuf", "setvbuf", "freopen", "fdopen", "fileno", "popen",
+    "pclose", "dprintf", "getline", "getdelim",
+    /* stdlib.h */
+    "malloc", "calloc", "realloc", "free", "abort", "exit", "atexit", "quick_exit",
+    "at_quick_exit", "getenv", "setenv", "unsetenv", "system", "atoi", "atol", "atoll", "atof",
+    "strtol", "strtoll", "strtoul", "strtoull", "strtod", "strtof", "strtold", "rand",
+    "srand", "random", "srandom", "qsort", "bsearch", "labs", "llabs", "div", "ldiv",
+    "lldiv", "mblen", "mbtowc", "wctomb", "mbstowcs", "wcstombs", "aligned_alloc",
+    "posix_memalign", "mkstemp", "mkdtemp", "realpath", "drand48", "erand48", "lrand48",
+    "mrand48", "srand48", "putenv",
+    /* string.h */
+    "memcpy", "memmove", "memset", "memcmp", "memchr", "strcpy", "strncpy", "strcat",
+    "strncat", "strcmp", "strncmp", "strchr", "strrchr", "strstr", "strlen", "strnlen",
+    "strdup", "strndup", "strtok", "strtok_r", "strerror", "strerror_r", "strspn", "strcspn",
+    "strpbrk", "strcoll", "strxfrm", "stpcpy", "stpncpy", "strsignal", "memccpy",
+    /* time.h */
+    "time", "clock", "difftime", "mktime", "strftime", "gmtime", "localtime", "asctime",
+    "ctime", "gmtime_r", "localtime_r", "timespec_get", "clock_gettime", "clock_getres",
+    "nanosleep", "tzset", "tzname", "timezone", "daylight", "timespec", "tm", NULL};
+
+static bool in_list(const char *const *list, const char *name) {
+    for (int i = 0; list[i]; i++)
+        if (!strcmp(list[i], name))
+            return true;
+    return false;
+}
+
+static void check_c_name(const char *name, Loc loc, bool global) {
+    size_t n = strlen(name);
+    bool lower = false;
+    for (const char *c = name; *c; c++)
+        lower |= *c >= 'a' && *c <= 'z';
+    if (!lower)
+        fpo_error_at(loc,
+                     "'%s' has no lower-case letter: such names are the C library's macros "
+                     "(NULL, EOF, NAN, M_PI ...) in the generated code; only externals may be "
+                     "written so",
+                     name);
+    if (in_list(c_taken, name))
+        fpo_error_at(loc, "'%s' is a keyword, macro or type of C (or the runtime's prefix), taken in "
+                          "the generated code",
+                     name);
+    if (n > 2 && !strcmp(name + n - 2, "_t"))
+        fpo_error_at(loc, "'%s': names ending in '_t' are types of C, taken in the generated code",
+                     name);
+    if (!strncmp(name, "omp_", 4) || !strncmp(name, "MPI_", 4) || !strncmp(name, "PMPI_", 5) ||
+        !strncmp(name, "mpi_", 4))
+        fpo_error_at(loc, "'%s': names starting with 'omp_', 'MPI_', 'PMPI_' or 'mpi_' are taken by "
+                          "OpenMP and MPI in the generated code",
+                     name);
+    if (global && in_list(c_globals, name))
+        fpo_error_at(loc, "'%s' is a function of the C library: a program or callback cannot be "
+                          "named so (it is a C function or type of the generated code)",
+                     name);
+}
+
 typedef enum { CX_CONST, CX_FUNCTION, CX_STENCIL, CX_PROGRAM } CtxKind;
 
 typedef struct Ctx {
@@ -84,30 +188,39 @@ typedef struct Ctx {
     int nscope;
     Comp *comp;        /* stencil: the computation being checked */
     Interval *iv;
-    char **written;    /* PARALLEL computation: names written in it */
-    int nwritten;
+    StrMap *written;   /* PARALLEL computation: names written in it */
+    StrMap *names;     /* the scope's variables by name */
 } Ctx;
 
+/* Every declaration by name (fpo_sema fills it): lookups are hashed, so that files of many
+ * declarations and variables take linear time. */
+static StrMap decl_map;
+
 static Decl *find_decl(Ctx *cx, const char *name) {
-    for (int i = 0; i < cx->ndecls; i++)
-        if (cx->decls[i]->kind != D_IMPORT && !strcmp(cx->decls[i]->name, name))
-            return cx->decls[i];
-    return NULL;
+    (void)cx;
+    return strmap_get(&decl_map, name);
 }
 
-static Var *find_var(Ctx *cx, const char *name) {
-    for (int i = cx->nscope - 1; i >= 0; i--)
-        if (!strcmp(cx->scope[i]->name, name))
-            return cx->scope[i];
-    return NULL;
+static Var *find_var(Ctx *cx, const char *name) { return strmap_get(cx->names, name); }
+
+static void push_scope(Ctx *cx, Var *v) {
+    VPUSH(cx->scope, cx->nscope, v);
+    strmap_put(cx->names, v->name, v);
+}
+
+/* Leave the variables declared after the first n. */
+static void truncate_scope(Ctx *cx, int n) {
+    while (cx->nscope > n)
+        strmap_put(cx->names, cx->scope[--cx->nscope]->name, NULL);
 }
 
 static Var *declare(Ctx *cx, const char *name, Loc loc, VarKind kind, DType dt, Axes ax) {
     check_name(name, loc);
+    check_c_name(name, loc, false);
     if (find_var(cx, name) || find_decl(cx, name))
         fpo_error_at(loc, "'%s' is already defined", name);
     Var *v = new_var(name, loc, kind, dt, ax);
-    VPUSH(cx->scope, cx->nscope, v);
+    push_scope(cx, v);
     return v;
 }
 
@@ -286,10 +399,18 @@ static void need_bool(Node *n, const char *what) {
 }
 
 static bool name_written(Ctx *cx, const char *name) {
-    for (int i = 0; i < cx->nwritten; i++)
-        if (!strcmp(cx->written[i], name))
-            return true;
-    return false;
+    return cx->written && strmap_get(cx->written, name);
+}
+
+static int field_use(Node *n, Var *p);
+
+/* field_use of a function's parameter i, computed once (functions calling functions would
+ * otherwise walk the callees' bodies once per path). */
+static int param_use(Decl *f, int i) {
+    Var *p = f->params[i];
+    if (!p->use)
+        p->use = field_use(f->body, p) + 1;
+    return p->use - 1;
 }
 
 /* How a function reads its field parameter p: bit 1 a horizontal offset, bit 2 a K offset. */
@@ -306,7 +427,7 @@ static int field_use(Node *n, Var *p) {
             int i = 0;
             for (Node *a = n->args; a; a = a->next, i++)
                 if (a->kind == ND_ACCESS && a->var == p && a->nidx == 0)
-                    use |= field_use(n->decl->body, n->decl->params[i]);
+                    use |= param_use(n->decl, i);
         }
         use |= field_use(n->lhs, p) | field_use(n->rhs, p) | field_use(n->cond, p) |
                field_use(n->then, p) | field_use(n->els, p) | field_use(n->body, p) |
@@ -459,15 +580,18 @@ static Node **bind_args(Node *n, Decl *d) {
     Node **argv = fpo_new(sizeof(Node *) * (size_t)(d->nparams + 1));
     int pos = 0, nargs = 0;
     bool named = false;
+    StrMap index = {0};   /* parameter name -> its index + 1, made at the first named argument */
     for (Node *a = n->args; a; a = a->next)
         nargs++;
     for (Node *a = n->args; a; a = a->next) {
         int i;
         if (a->kind == ND_ARG) {
+            if (!named)
+                for (i = 0; i < d->nparams; i++)
+                    strmap_put(&index, d->params[i]->name, (void *)(intptr_t)(i + 1));
             named = true;
-            for (i = 0; i < d->nparams; i++)
-                if (!strcmp(d->params[i]->name, a->name))
-                    break;
+            intptr_t at = (intptr_t)strmap_get(&index, a->name);
+            i = at ? (int)at - 1 : d->nparams;
             if (i == d->nparams)
                 fpo_error_at(a->loc, "%s '%s' has no parameter '%s'", decl_kind(d), d->name,
                              a->name);
@@ -635,43 +759,94 @@ static void check_expr(Ctx *cx, Node *n) {
 
 /* ---- externals and -D ---- */
 
-static void eval_external(Ctx *cx, Decl *d) {
-    Var *v = d->ext;
-    if (v->value)
+/* A stack of nodes for the walks that must not recurse. */
+typedef struct NodeStack {
+    Node **a;
+    size_t n, cap;
+} NodeStack;
+
+static void node_push(NodeStack *st, Node *n) {
+    if (!n)
         return;
-    if (d->visiting)
-        fpo_error_at(d->loc, "external '%s' depends on itself", d->name);
-    d->visiting = 1;
-    /* Externals used in the value are evaluated first. */
-    Ctx c = {CX_CONST, cx->decls, cx->ndecls, d, NULL, 0, NULL, NULL, NULL, 0};
-    for (int i = 0; i < cx->ndecls; i++) {
-        Decl *o = cx->decls[i];
-        if (o->kind == D_EXTERNAL && o != d && !o->ext->value) {
-            /* only those the expression names */
-            Node *stack[64];
-            int ns = 0;
-            stack[ns++] = d->ext_init;
-            bool uses = false;
-            while (ns && !uses) {
-                Node *n = stack[--ns];
-                if (!n)
-                    continue;
-                if (n->kind == ND_ACCESS && !strcmp(n->name, o->name))
-                    uses = true;
-                if (ns < 60) {
-                    stack[ns++] = n->lhs;
-                    stack[ns++] = n->rhs;
-                    stack[ns++] = n->cond;
-                    stack[ns++] = n->then;
-                    stack[ns++] = n->els;
-                    stack[ns++] = n->args;
-                    stack[ns++] = n->next;
-                }
-            }
-            if (uses)
-                eval_external(cx, o);
-        }
+    if (st->n == st->cap) {
+        st->cap = st->cap ? 2 * st->cap : 64;
+        Node **a = fpo_new(st->cap * sizeof *a);
+        if (st->n)
+            memcpy(a, st->a, st->n * sizeof *a);
+        st->a = a;
     }
+    st->a[st->n++] = n;
+}
+
+/* The externals the value of external d names (any depth: an explicit stack). */
+static Decl **external_deps(Decl *d, int *ndeps) {
+    NodeStack st = {0};
+    Decl **deps = NULL;
+    *ndeps = 0;
+    node_push(&st, d->ext_init);
+    while (st.n) {
+        Node *x = st.a[--st.n];
+        if (x->kind == ND_ACCESS && x->name) {
+            Decl *o = strmap_get(&decl_map, x->name);
+            if (o && o->kind == D_EXTERNAL && o != d && !o->ext->value)
+                VPUSH(deps, *ndeps, o);
+        }
+        Node *kids[] = {x->lhs, x->rhs, x->cond, x->then, x->els,
+                        x->args, x->next, x->idx[0], x->idx[1], x->idx[2]};
+        for (size_t i = 0; i < sizeof kids / sizeof *kids; i++)
+            node_push(&st, kids[i]);
+    }
+    return deps;
+}
+
+static void value_external(Ctx *cx, Decl *d);
+
+/* Value external d, the externals its value names first (depth first, with an explicit stack:
+ * a chain of externals may be as long as the file). */
+static void eval_external(Ctx *cx, Decl *d) {
+    typedef struct Frame {
+        Decl *d, **deps;
+        int ndeps, next;
+    } Frame;
+    if (d->ext->value)
+        return;
+    Frame *st = NULL;
+    size_t ns = 0, cap = 0;
+    d->visiting = 1;
+    for (Decl *push = d; push || ns;) {
+        if (push) {
+            if (ns == cap) {
+                cap = cap ? 2 * cap : 16;
+                Frame *a = fpo_new(cap * sizeof *a);
+                if (ns)
+                    memcpy(a, st, ns * sizeof *a);
+                st = a;
+            }
+            st[ns] = (Frame){push, NULL, 0, 0};
+            st[ns].deps = external_deps(push, &st[ns].ndeps);
+            ns++;
+            push = NULL;
+        }
+        Frame *f = &st[ns - 1];
+        if (f->next < f->ndeps) {
+            Decl *o = f->deps[f->next++];
+            if (o->ext->value)
+                continue;
+            if (o->visiting)
+                fpo_error_at(o->loc, "external '%s' depends on itself", o->name);
+            o->visiting = 1;
+            push = o;
+            continue;
+        }
+        value_external(cx, f->d);
+        ns--;
+    }
+}
+
+static void value_external(Ctx *cx, Decl *d) {
+    Var *v = d->ext;
+    Ctx c = {.kind = CX_CONST, .decls = cx->decls, .ndecls = cx->ndecls, .owner = d,
+             .names = &(StrMap){0}};
     check_expr(&c, d->ext_init);
     coerce(d->ext_init, v->dt, fpo_fmt("external '%s'", d->name));
     Value val;
@@ -731,9 +906,9 @@ static void check_stmts(Ctx *cx, Node *n);
 static void collect_writes(Ctx *cx, Node *n) {
     for (; n; n = n->next) {
         if (n->kind == ND_ASSIGN)
-            VPUSH(cx->written, cx->nwritten, n->lhs->name);
+            strmap_put(cx->written, n->lhs->name, n->lhs);
         if (n->kind == ND_VARDECL && n->rhs)
-            VPUSH(cx->written, cx->nwritten, n->name);
+            strmap_put(cx->written, n->name, n);
         collect_writes(cx, n->then);
         collect_writes(cx, n->els);
         collect_writes(cx, n->body);
@@ -924,9 +1099,10 @@ static void check_params(Ctx *cx, Decl *d) {
     for (int i = 0; i < d->nparams; i++) {
         Var *p = d->params[i];
         check_name(p->name, p->loc);
+        check_c_name(p->name, p->loc, false);
         if (find_var(cx, p->name) || find_decl(cx, p->name))
             fpo_error_at(p->loc, "'%s' is already defined", p->name);
-        VPUSH(cx->scope, cx->nscope, p);
+        push_scope(cx, p);
     }
 }
 
@@ -986,7 +1162,8 @@ static void check_stencil(Ctx *cx, Decl *d) {
         Comp *c = &d->comps[i];
         check_intervals(cx, c);
         cx->comp = c;
-        cx->nwritten = 0;
+        StrMap written = {0};
+        cx->written = c->order == ORD_PARALLEL ? &written : NULL;
         if (c->order == ORD_PARALLEL)
             for (int j = 0; j < c->nivs; j++)
                 collect_writes(cx, c->ivs[j].body);
@@ -996,6 +1173,7 @@ static void check_stencil(Ctx *cx, Decl *d) {
         }
     }
     cx->comp = NULL;
+    cx->written = NULL;
 }
 
 static void check_function(Ctx *cx, Decl *d) {
@@ -1047,14 +1225,12 @@ static void check_domain(Ctx *cx, Node *n) {
             continue;
         for (int s = 0; s < 2; s++) {
             Node *e = n->dom_e[ax][s];
-            /* Resolve externals; nx, ny, nz stay names. */
-            Node *stack[32];
-            int ns = 0;
-            stack[ns++] = e;
-            while (ns) {
-                Node *x = stack[--ns];
-                if (!x)
-                    continue;
+            /* Resolve externals; nx, ny, nz stay names. (A growable stack: the 32-entry one
+             * skipped the names of deeper bounds.) */
+            NodeStack st = {0};
+            node_push(&st, e);
+            while (st.n) {
+                Node *x = st.a[--st.n];
                 if (x->kind == ND_ACCESS && strcmp(x->name, "nx") && strcmp(x->name, "ny") &&
                     strcmp(x->name, "nz")) {
                     Var *v = resolve(cx, x);
@@ -1062,9 +1238,9 @@ static void check_domain(Ctx *cx, Node *n) {
                         fpo_error_at(x->loc, "a domain bound is nx, ny, nz or an integer, plus "
                                              "or minus a constant");
                     x->dt = v->dt;
-                } else if (ns < 28) {
-                    stack[ns++] = x->lhs;
-                    stack[ns++] = x->rhs;
+                } else {
+                    node_push(&st, x->lhs);
+                    node_push(&st, x->rhs);
                 }
                 if (x->kind == ND_BINARY || x->kind == ND_UNARY)
                     x->dt = DT_I32;
@@ -1096,7 +1272,12 @@ static void check_program_call(Ctx *cx, Node *n) {
                      decl_kind(d));
     n->decl = d;
     n->argv = bind_args(n, d);
-    Var **bound = fpo_new(sizeof(Var *) * (size_t)(d->nparams + 1));
+    /* Per field bound so far: the first parameter it is bound to, and the first written one
+     * (hashed: a call may bind many fields). */
+    typedef struct Bound {
+        int first, written;
+    } Bound;
+    StrMap bound = {0};
     for (int i = 0; i < d->nparams; i++) {
         Node *a = n->argv[i];
         Var *p = d->params[i];
@@ -1104,13 +1285,22 @@ static void check_program_call(Ctx *cx, Node *n) {
             scalar_arg(cx, a, p, d);
             continue;
         }
-        bound[i] = field_arg(cx, a, p, d);
-        for (int j = 0; j < i; j++)
-            if (bound[j] == bound[i] && (d->params[j]->written || p->written))
-                fpo_error_at(a->loc,
-                             "field '%s' is bound to both '%s' and '%s' of '%s', and one "
-                             "of them is written",
-                             bound[i]->name, d->params[j]->name, p->name, d->name);
+        Var *v = field_arg(cx, a, p, d);
+        Bound *b = strmap_get(&bound, v->name);
+        if (b && (p->written || b->written >= 0)) {
+            int j = p->written ? b->first : b->written;
+            fpo_error_at(a->loc,
+                         "field '%s' is bound to both '%s' and '%s' of '%s', and one "
+                         "of them is written",
+                         v->name, d->params[j]->name, p->name, d->name);
+        }
+        if (!b) {
+            b = fpo_new(sizeof *b);
+            *b = (Bound){i, -1};
+            strmap_put(&bound, v->name, b);
+        }
+        if (p->written && b->written < 0)
+            b->written = i;
     }
     check_domain(cx, n);
 }
@@ -1123,6 +1313,7 @@ static void check_pstmts(Ctx *cx, Node *n);
 static void check_halo(Ctx *cx, Node *n) {
     const char *op = halo_op_names[n->halo.op];
     int nf = 0;
+    StrMap named = {0};   /* the fields named so far */
     for (Node *a = n->args; a; a = a->next, nf++) {
         if (a->kind != ND_ACCESS || a->nidx || a->at)
             fpo_error_at(a->loc, "%s takes field names", op);
@@ -1133,9 +1324,9 @@ static void check_halo(Ctx *cx, Node *n) {
         if (v->dt != DT_F32 && v->dt != DT_F64)
             fpo_error_at(a->loc, "%s: '%s' is %s; halo exchange moves f32 and f64 fields", op,
                          v->name, type_str(v->dt, v->ax));
-        for (Node *b = n->args; b != a; b = b->next)
-            if (b->var == v)
-                fpo_error_at(a->loc, "%s: '%s' is named twice", op, v->name);
+        if (strmap_get(&named, v->name) == v)
+            fpo_error_at(a->loc, "%s: '%s' is named twice", op, v->name);
+        strmap_put(&named, v->name, v);
         a->dt = v->dt;
     }
     int vec = n->halo.vec;
@@ -1186,7 +1377,7 @@ static void check_pstmt(Ctx *cx, Node *n) {
         VPUSH(cx->owner->locals, cx->owner->nlocals, v);
         n->var = v;
         check_pstmts(cx, n->body);
-        cx->nscope = saved;
+        truncate_scope(cx, saved);
         return;
     }
     case ND_IF:
@@ -1217,24 +1408,30 @@ static void check_program(Ctx *cx, Decl *d) {
 
 /* A callback's parameters: fields and scalars, named like any parameter. */
 static void check_callback(Ctx *cx, Decl *d) {
-    cx->nscope = 0;
+    truncate_scope(cx, 0);
     check_params(cx, d);
     d->checked = true;
 }
 
-/* ---- recursion (rule 7) ---- */
+/* ---- recursion (rule 7) and the depth of calls ---- */
 
-static void check_calls(Ctx *cx, Decl *d, Node *n);
+static int check_calls(Ctx *cx, Decl *d, Node *n, int depth);
 
-static void visit(Ctx *cx, Decl *d) {
+/* Functions calling functions (programs calling programs) nest at most FPO_MAX_CALL_DEPTH
+ * deep: the walks over calls (here, in field_use, in lowering) recurse once per level. The
+ * longest chain from each declaration (its height) is kept, so each body is walked once. */
+static int visit(Ctx *cx, Decl *d, int depth) {
     if (d->visiting == 2)
-        return;
+        return d->height;
     d->visiting = 1;
-    check_calls(cx, d, d->body);
+    d->height = 1 + check_calls(cx, d, d->body, depth);
     d->visiting = 2;
+    return d->height;
 }
 
-static void check_calls(Ctx *cx, Decl *d, Node *n) {
+/* The height of the tallest call in n (0 if none). */
+static int check_calls(Ctx *cx, Decl *d, Node *n, int depth) {
+    int h = 0;
     for (; n; n = n->next) {
         if (n->kind == ND_CALL) {
             Decl *c = find_decl(cx, n->name);
@@ -1243,19 +1440,27 @@ static void check_calls(Ctx *cx, Decl *d, Node *n) {
                     fpo_error_at(n->loc, "%s '%s' calls itself, directly or not (recursion is "
                                          "not allowed)",
                                  decl_kind(c), c->name);
-                visit(cx, c);
+                int ch = c->visiting == 2 || depth < FPO_MAX_CALL_DEPTH
+                             ? visit(cx, c, depth + 1)
+                             : FPO_MAX_CALL_DEPTH;   /* deeper than allowed: no need to look */
+                if (depth + ch > FPO_MAX_CALL_DEPTH)
+                    fpo_error_at(n->loc,
+                                 "calls are nested too deeply: this call of %s '%s' makes a "
+                                 "chain of more than %d %ss calling one another",
+                                 decl_kind(c), c->name, FPO_MAX_CALL_DEPTH, decl_kind(c));
+                if (ch > h)
+                    h = ch;
             }
         }
-        check_calls(cx, d, n->lhs);
-        check_calls(cx, d, n->rhs);
-        check_calls(cx, d, n->cond);
-        check_calls(cx, d, n->then);
-        check_calls(cx, d, n->els);
-        check_calls(cx, d, n->body);
-        check_calls(cx, d, n->args);
-        for (int i = 0; i < 3; i++)
-            check_calls(cx, d, n->idx[i]);
+        Node *kids[] = {n->lhs, n->rhs,  n->cond,   n->then,   n->els,
+                        n->body, n->args, n->idx[0], n->idx[1], n->idx[2]};
+        for (size_t i = 0; i < sizeof kids / sizeof *kids; i++) {
+            int k = check_calls(cx, d, kids[i], depth);
+            if (k > h)
+                h = k;
+        }
     }
+    return h;
 }
 
 /* ---- entry ---- */
@@ -1264,18 +1469,22 @@ void fpo_sema(Decl **decls, int ndecls, Define *defs, int ndefs) {
     Ctx cx = {0};
     cx.decls = decls;
     cx.ndecls = ndecls;
+    cx.names = &(StrMap){0};
+    decl_map = (StrMap){0};
     for (int i = 0; i < ndecls; i++) {
         Decl *d = decls[i];
         if (d->kind == D_IMPORT)
             continue;
         check_name(d->name, d->loc);
-        for (int j = 0; j < i; j++)
-            if (decls[j]->kind != D_IMPORT && !strcmp(decls[j]->name, d->name))
-                fpo_error_at(d->loc, "'%s' is already defined", d->name);
+        if (d->kind != D_EXTERNAL)
+            check_c_name(d->name, d->loc, d->kind == D_PROGRAM || d->kind == D_CALLBACK);
+        if (strmap_get(&decl_map, d->name))
+            fpo_error_at(d->loc, "'%s' is already defined", d->name);
+        strmap_put(&decl_map, d->name, d);
     }
     for (int i = 0; i < ndecls; i++)
         if (decls[i]->kind == D_FUNCTION || decls[i]->kind == D_PROGRAM)
-            visit(&cx, decls[i]);
+            visit(&cx, decls[i], 1);
     for (int i = 0; i < ndecls; i++)
         decls[i]->visiting = 0;
     for (int i = 0; i < ndefs; i++)
@@ -1292,7 +1501,7 @@ void fpo_sema(Decl **decls, int ndecls, Define *defs, int ndefs) {
             Decl *d = decls[i];
             if (d->kind != order[k])
                 continue;
-            cx.nscope = 0;
+            truncate_scope(&cx, 0);
             if (d->kind == D_FUNCTION)
                 check_function(&cx, d);
             else if (d->kind == D_STENCIL)
@@ -1319,6 +1528,19 @@ static void check_header_name(Decl *d) {
                          d->name, d->name, d->name);
 }
 
+/* The generated API names its functions and types `<program>_...`: a callback (a C function
+ * of the same file scope) must not be named so. */
+static void check_api_names(Decl *p, Decl **decls, int ndecls) {
+    size_t n = strlen(p->name);
+    for (int i = 0; i < ndecls; i++)
+        if (decls[i]->kind == D_CALLBACK && !strncmp(decls[i]->name, p->name, n) &&
+            decls[i]->name[n] == '_')
+            fpo_error_at(decls[i]->loc,
+                         "callback '%s' starts with '%s_', the prefix of program '%s''s "
+                         "generated functions and types",
+                         decls[i]->name, p->name, p->name);
+}
+
 Decl *fpo_find_program(Decl **decls, int ndecls, const char *name) {
     Decl *found = NULL;
     int n = 0;
@@ -1328,6 +1550,7 @@ Decl *fpo_find_program(Decl **decls, int ndecls, const char *name) {
             continue;
         if (name && !strcmp(d->name, name)) {
             check_header_name(d);
+            check_api_names(d, decls, ndecls);
             return d;
         }
         if (!name && d->from_cmdline) {
@@ -1337,8 +1560,10 @@ Decl *fpo_find_program(Decl **decls, int ndecls, const char *name) {
     }
     if (name)
         fpo_error("no program named '%s'", name);
-    if (n == 1)
+    if (n == 1) {
         check_header_name(found);
+        check_api_names(found, decls, ndecls);
+    }
     if (n == 0)
         fpo_error("the files hold no program");
     if (n > 1)

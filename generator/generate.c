@@ -1,0 +1,74 @@
+/* generate.c: the whole pipeline as library calls: the front end (parse, sema, lower) on
+ * named sources, and a run of every stage on one in-memory source into memory (no file is
+ * read or written), for the fuzz target and tests. main.c is the command line on top. */
+#include "opt.h"
+
+#include <string.h>
+
+typedef struct FrontEnd {
+    char **files;
+    int nfiles;
+    const char *program;
+    Define *defs;
+    int ndefs;
+    Ir *ir;
+} FrontEnd;
+
+static void front_end(void *arg) {
+    FrontEnd *fe = arg;
+    Decl **decls = NULL;
+    int ndecls = 0;
+    for (int i = 0; i < fe->nfiles; i++)
+        fpo_parse_file(fe->files[i], (Loc){0}, true, &decls, &ndecls);
+    fpo_sema(decls, ndecls, fe->defs, fe->ndefs);
+    Decl *p = fpo_find_program(decls, ndecls, fe->program);
+    fe->ir = fpo_lower(p);
+    for (int i = 0; i < fe->ndefs; i++)
+        VPUSH(fe->ir->defines, fe->ir->ndefines,
+              fpo_fmt("%s=%s", fe->defs[i].name, fe->defs[i].value));
+}
+
+Ir *fpo_front_end(char **files, int nfiles, const char *program, Define *defs, int ndefs) {
+    FrontEnd fe = {files, nfiles, program, defs, ndefs, NULL};
+    return fpo_try(front_end, &fe) ? NULL : fe.ir;
+}
+
+int fpo_generate_memory(const char *path, const char *text, size_t len, Output **out,
+                        int *nout) {
+    *out = NULL;
+    *nout = 0;
+    fpo_sources_reset();
+    bool no_disk = fpo_no_disk;
+    fpo_no_disk = true;   /* imports find nothing on disk */
+    fpo_source_from_memory(path, text, len);
+    char *file = fpo_strdup(path);
+    Ir *ir = fpo_front_end(&file, 1, NULL, NULL, 0);
+    fpo_no_disk = no_disk;
+    if (!ir)
+        return 1;
+    /* The IR's JSON reads back (lossless), then both forms are emitted. */
+    char *json = fpo_ir_to_json(ir);
+    Ir *back = fpo_ir_from_json(json, path);
+    if (!back || strcmp(fpo_ir_to_json(back), json))
+        return 3;
+    for (int fused = 0; fused < 2; fused++) {
+        Build b = {0};
+        b.version = "0";
+        b.halo = 3;
+        char *backend = "c";
+        b.backends = &backend;
+        b.nbackends = 1;
+        char *layouts[] = {"1x1", "any"};
+        for (int i = 0; i < 2; i++) {
+            fpo_layout_classes(&b, layouts[i]);
+            VPUSH(b.layouts, b.nlayouts, layouts[i]);
+        }
+        Pipeline pipe = {0};
+        pipe.fused = fused;
+        pipe.halo = b.halo;
+        pipe.dump_after = -1;
+        b.sched = fpo_optimize(ir, &pipe);
+        *out = fpo_emit_c(ir, &b, nout);
+    }
+    return 0;
+}

@@ -1,0 +1,60 @@
+# run_extreme.cmake: one extreme input, made at test time by make_case.py, given to fpo-gen.
+#   cmake -DPYTHON=<python3> -DFPO_GEN=<fpo-gen> -DCASE=<name> -DDIR=<work dir>
+#         -DEXPECT=<regex | ok> [-DLIMIT=<seconds>] [-DIR_ONLY=1] -P run_extreme.cmake
+# IR_ONLY: stop after the front end (--emit-ir), for inputs whose C the back end takes long to
+# make (docs/robustness.md).
+# EXPECT ok: fpo-gen succeeds. Otherwise it fails with status 1 and its first line of stderr is
+# `<DIR>/.../<file>:LINE:COL: error: ...` matching EXPECT (a message, not a crash: under ASan a
+# stack overflow also exits 1). Either way stderr is a few short lines, and fpo-gen takes at
+# most LIMIT seconds (default 5; CMakeLists.txt gives 8, 20 under sanitizers).
+foreach(v PYTHON FPO_GEN CASE DIR EXPECT)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "run_extreme.cmake: -D${v}=... is required")
+  endif()
+endforeach()
+if(NOT DEFINED LIMIT)
+  set(LIMIT 5)
+endif()
+get_filename_component(here "${CMAKE_CURRENT_LIST_FILE}" DIRECTORY)
+file(REMOVE_RECURSE "${DIR}")
+execute_process(COMMAND "${PYTHON}" "${here}/make_case.py" "${CASE}" "${DIR}/in"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE main OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "make_case.py ${CASE} failed (${rc})")
+endif()
+
+set(args -o "${DIR}/out")
+if(IR_ONLY)
+  set(args --emit-ir "${DIR}/ir.json")
+endif()
+string(TIMESTAMP t0 "%s%f")
+execute_process(COMMAND "${FPO_GEN}" ${args} "${main}"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(TIMESTAMP t1 "%s%f")
+math(EXPR ms "(${t1} - ${t0}) / 1000")
+string(LENGTH "${err}" errlen)
+string(SUBSTRING "${err}" 0 600 shown)
+message(STATUS "${CASE}: exit ${rc} in ${ms} ms, ${errlen} bytes on stderr:\n${shown}")
+
+if(EXPECT STREQUAL "ok")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${CASE}: want success, got exit status ${rc}")
+  endif()
+else()
+  if(NOT rc EQUAL 1)
+    message(FATAL_ERROR "${CASE}: want exit status 1 (an input error), got ${rc}")
+  endif()
+  if(NOT err MATCHES "^[^\n]+:[0-9]+:[0-9]+: error: ${EXPECT}")
+    message(FATAL_ERROR "${CASE}: want `file:line:col: error: ${EXPECT}` first on stderr")
+  endif()
+  if(err MATCHES "AddressSanitizer|UndefinedBehaviorSanitizer|runtime error")
+    message(FATAL_ERROR "${CASE}: a sanitizer report")
+  endif()
+endif()
+if(errlen GREATER 2000)
+  message(FATAL_ERROR "${CASE}: ${errlen} bytes on stderr; a message is a few short lines")
+endif()
+math(EXPR limit_ms "${LIMIT} * 1000")
+if(ms GREATER limit_ms)
+  message(FATAL_ERROR "${CASE}: ${ms} ms, more than ${LIMIT} s")
+endif()
