@@ -319,6 +319,13 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g) {
         int w0 = g->first_w[x];
         if (w0 < 0)
             continue;
+        /* a value computed past the tile (for another value a later nest reads) goes through
+         * a shared tile too: only the tile's own points are written to its array */
+        for (int i = 0; i < n; i++) {
+            Acc *a = fpo_unit_acc(&u[i], x);
+            if (a && a->write && (g->m[i].lo[0] || g->m[i].hi[0] || g->m[i].lo[1] || g->m[i].hi[1]))
+                g->shared[x] = true;
+        }
         for (int v = 0; v < n; v++) {
             Acc *r = fpo_unit_acc(&u[v], x);
             if (!r || !r->read)

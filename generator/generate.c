@@ -46,7 +46,7 @@ int fpo_generate_memory(const char *path, const char *text, size_t len, Output *
     fpo_no_disk = no_disk;
     if (!ir)
         return 1;
-    /* The IR's JSON reads back (lossless), then both forms are emitted. */
+    /* The IR's JSON reads back (lossless), then both forms are emitted, by both back ends. */
     char *json = fpo_ir_to_json(ir);
     Ir *back = fpo_ir_from_json(json, path);
     if (!back || strcmp(fpo_ir_to_json(back), json))
@@ -55,9 +55,10 @@ int fpo_generate_memory(const char *path, const char *text, size_t len, Output *
         Build b = {0};
         b.version = "0";
         b.halo = 3;
-        char *backend = "c";
-        b.backends = &backend;
-        b.nbackends = 1;
+        char *backends[] = {"c", "cuda"};
+        b.backends = backends;
+        b.nbackends = 2;
+        b.cuda_nests = 8;
         char *layouts[] = {"1x1", "any"};
         for (int i = 0; i < 2; i++) {
             fpo_layout_classes(&b, layouts[i]);
@@ -69,6 +70,8 @@ int fpo_generate_memory(const char *path, const char *text, size_t len, Output *
         pipe.dump_after = -1;
         b.sched = fpo_optimize(ir, &pipe);
         *out = fpo_emit_c(ir, &b, nout);
+        if (!b.nhalo && !ir->ncallbacks)   /* what the CUDA back end runs (emit_cuda.c) */
+            *out = fpo_emit_cuda(ir, &b, *out, nout);
     }
     return 0;
 }
