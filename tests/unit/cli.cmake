@@ -42,8 +42,10 @@ run(2)
 expect_in(err "fpo-gen: error: no input file")
 run(2 --bogus "${slice}")
 expect_in(err "unknown option '--bogus'")
-run(2 --backend cuda "${slice}")
-expect_in(err "unknown back end 'cuda'")
+run(2 --backend hip "${slice}")
+expect_in(err "unknown back end 'hip' (this fpo-gen has: c, cuda)")
+run(2 --cuda-nests 0 "${slice}")
+expect_in(err "--cuda-nests '0': expected a count")
 run(2 --layouts 3y3 "${slice}")
 expect_in(err "--layouts: '3y3' is not a layout")
 run(2 --halo 0 "${slice}")
@@ -73,6 +75,13 @@ if(NOT FPO_PLAN_INPUTS STREQUAL "${slice_real}" OR NOT FPO_PLAN_PROGRAM STREQUAL
 endif()
 if(EXISTS "${WORK}/gen/step.c")
   fail("--plan generated the outputs")
+endif()
+# --backend cuda: a .cu source per variant beside the C ones.
+run(0 -o "${WORK}/gen" --backend cuda --plan "${WORK}/plan_cuda.cmake" "${slice}")
+include("${WORK}/plan_cuda.cmake")
+if(NOT FPO_PLAN_OUTPUTS STREQUAL
+   "${g}/step.h;${g}/step.impl.h;${g}/step.c;${g}/step.all.c;${g}/step.manifest.json;${g}/step.all.cu")
+  fail("plan outputs with --backend cuda: '${FPO_PLAN_OUTPUTS}'")
 endif()
 
 # Generation with a depfile listing imports too.
