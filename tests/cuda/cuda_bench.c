@@ -9,10 +9,8 @@
 #include "tp_ref.h"
 #include "tp_step.h"
 
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "arrays.h"
+
 #include <time.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -28,34 +26,8 @@ static double now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static double noise(int64_t x, int f, double lo, double span) {
-    uint64_t h = (uint64_t)x * 0x9E3779B97F4A7C15ull ^ (uint64_t)(f + 1) * 0xC2B2AE3D27D4EB4Full;
-    h ^= h >> 29;
-    h *= 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 32;
-    return lo + span * (double)(h >> 11) / 9007199254740992.0;
-}
-
-typedef struct Arr {
-    double *host, *dev;
-    size_t n;
-} Arr;
-
-static Arr arr(size_t n, int f, double lo, double span) {
-    Arr a = {malloc(n * sizeof(double)), NULL, n};
-    for (size_t x = 0; x < n; x++)
-        a.host[x] = noise((int64_t)x, f, lo, span);
-    if (cudaMalloc((void **)&a.dev, n * sizeof(double)) != cudaSuccess) {
-        fprintf(stderr, "cuda_bench: cudaMalloc failed\n");
-        exit(1);
-    }
-    cudaMemcpy(a.dev, a.host, n * sizeof(double), cudaMemcpyHostToDevice);
-    return a;
-}
-
 static long differ(const Arr *a) {
-    double *d = malloc(a->n * sizeof(double));
-    cudaMemcpy(d, a->dev, a->n * sizeof(double), cudaMemcpyDeviceToHost);
+    double *d = fetch(a);
     long bad = 0;
     for (size_t x = 0; x < a->n; x++)
         bad += memcmp(&d[x], &a->host[x], sizeof(double)) != 0;
@@ -88,6 +60,20 @@ static fpo_field f2(double *d, int n, fpo_space s) {
             best_ = t_ < best_ ? t_ : best_;                                                   \
         }                                                                                      \
         (result) = best_;                                                                      \
+    } while (0)
+
+/* The host time of one run, the device idle before it (the least of 200): a graph replay
+ * queued. */
+#define HOST_TIME(result, run, wait)                                                           \
+    do {                                                                                       \
+        (result) = 1e30;                                                                       \
+        for (int r_ = 0; r_ < 200; r_++) {                                                     \
+            wait;                                                                              \
+            double t0_ = now();                                                                \
+            run;                                                                               \
+            double t_ = now() - t0_;                                                           \
+            (result) = t_ < (result) ? t_ : (result);                                          \
+        }                                                                                      \
     } while (0)
 
 int main(int argc, char **argv) {
@@ -133,17 +119,11 @@ int main(int argc, char **argv) {
             fprintf(stderr, "cuda_bench: chain: %s\n", err.msg);
             return 1;
         }
-        double tc, tg, tu, th = 1e30;
+        double tc, tg, tu, th;
         TIME_RUNS(tc, runs, chain_step_run(pc, 0.3, 0.05, 0.1, &err), (void)0);
         TIME_RUNS(tg, runs, chain_step_run(pg, 0.3, 0.05, 0.1, &err), chain_step_wait(pg, &err));
         TIME_RUNS(tu, runs, chain_ref_run(pu, 0.3, 0.05, 0.1, &err), chain_ref_wait(pu, &err));
-        for (int r = 0; r < 200; r++) {   /* host time of one run: a graph replay queued */
-            chain_step_wait(pg, &err);
-            double t0 = now();
-            chain_step_run(pg, 0.3, 0.05, 0.1, &err);
-            double t = now() - t0;
-            th = t < th ? t : th;
-        }
+        HOST_TIME(th, chain_step_run(pg, 0.3, 0.05, 0.1, &err), chain_step_wait(pg, &err));
         chain_step_wait(pg, &err);
         long d = differ(&out);
         memcpy(out2.host, out.host, n3 * sizeof(double));
@@ -200,17 +180,11 @@ int main(int argc, char **argv) {
         memcpy(uq.host, a3[0].host, n3 * sizeof(double));
         long du_ = differ(&uq);
         bad += d != 0 || du_ != 0;
-        double tc, tg, tu, th = 1e30;
+        double tc, tg, tu, th;
         TIME_RUNS(tc, runs, tp_step_run(pc, &err), (void)0);
         TIME_RUNS(tg, runs, tp_step_run(pg, &err), tp_step_wait(pg, &err));
         TIME_RUNS(tu, runs, tp_ref_run(pu, &err), tp_ref_wait(pu, &err));
-        for (int r = 0; r < 200; r++) {
-            tp_step_wait(pg, &err);
-            double t0 = now();
-            tp_step_run(pg, &err);
-            double t = now() - t0;
-            th = t < th ? t : th;
-        }
+        HOST_TIME(th, tp_step_run(pg, &err), tp_step_wait(pg, &err));
         tp_step_wait(pg, &err);
         /* q, qy, crx, cry, xfx, yfx read, q written (the 2D metrics left out) */
         double bytes = 7.0 * 8.0 * (double)n * n * nz;

@@ -11,12 +11,7 @@
 #include "tp_ref.h"
 #include "tp_step.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#ifdef ON_GPU
-#include <cuda_runtime.h>
-#endif
+#include "arrays.h"
 
 enum { H = 3 };
 
@@ -28,56 +23,6 @@ static int failures;
         fputc('\n', stderr);                                                                   \
         failures++;                                                                            \
     } while (0)
-
-/* Deterministic noise in [lo, lo + span): a hash of the point and the field. */
-static double noise(int64_t x, int f, double lo, double span) {
-    uint64_t h = (uint64_t)x * 0x9E3779B97F4A7C15ull ^ (uint64_t)(f + 1) * 0xC2B2AE3D27D4EB4Full;
-    h ^= h >> 29;
-    h *= 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 32;
-    return lo + span * (double)(h >> 11) / 9007199254740992.0;
-}
-
-/* A field's host array and its device copy (on the emulated build: a host copy marked as
- * device memory, which is what that build's kernels read). */
-typedef struct Arr {
-    double *host, *dev;
-    size_t n;
-} Arr;
-
-static Arr arr(size_t n, int f, double lo, double span) {
-    Arr a = {malloc(n * sizeof(double)), NULL, n};
-    for (size_t x = 0; x < n; x++)
-        a.host[x] = noise((int64_t)x, f, lo, span);
-#ifdef ON_GPU
-    cudaMalloc((void **)&a.dev, n * sizeof(double));
-    cudaMemcpy(a.dev, a.host, n * sizeof(double), cudaMemcpyHostToDevice);
-#else
-    a.dev = malloc(n * sizeof(double));
-    memcpy(a.dev, a.host, n * sizeof(double));
-#endif
-    return a;
-}
-
-static void arr_free(Arr *a) {
-    free(a->host);
-#ifdef ON_GPU
-    cudaFree(a->dev);
-#else
-    free(a->dev);
-#endif
-}
-
-/* The device copy's values back on the host. */
-static double *fetch(const Arr *a) {
-    double *h = malloc(a->n * sizeof(double));
-#ifdef ON_GPU
-    cudaMemcpy(h, a->dev, a->n * sizeof(double), cudaMemcpyDeviceToHost);
-#else
-    memcpy(h, a->dev, a->n * sizeof(double));
-#endif
-    return h;
-}
 
 /* Compare the host and device arrays bit for bit; name the first difference. */
 static long compare(const char *what, const char *variant, const Arr *a, int nx, int ny) {
