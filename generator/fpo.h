@@ -395,6 +395,9 @@ bool const_eval(Node *n, Value *v);
 /* ---- lower.c ---- */
 
 Ir *fpo_lower(Decl *program);
+/* The limit of a lowered program's nodes: FPO_MAX_IR_NODES (the fuzz target sets less, so that
+ * its largest inputs stay small and quick under the sanitizers). */
+extern long fpo_max_ir_nodes;
 
 /* ---- extent.c ---- */
 

@@ -26,12 +26,14 @@ static void enter(Lower *L, Loc loc) {
                      "this is nested too deeply once functions are inlined (more than %d "
                      "levels of expressions and statements)",
                      FPO_MAX_IR_DEPTH);
-    if (++L->nodes > FPO_MAX_IR_NODES)
+    if (++L->nodes > fpo_max_ir_nodes)
         fpo_error_at(loc,
                      "the program is too large once functions are inlined and programs "
-                     "flattened (more than %d expressions and statements)",
-                     FPO_MAX_IR_NODES);
+                     "flattened (more than %ld expressions and statements)",
+                     fpo_max_ir_nodes);
 }
+
+long fpo_max_ir_nodes = FPO_MAX_IR_NODES;
 
 static void take_name(Lower *L, const char *name) { strmap_put(L->names, name, (void *)name); }
 
