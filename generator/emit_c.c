@@ -1179,34 +1179,38 @@ void fpo_c_field_setup(Buf *b, Decl *st, Var *v) {
 
 /* ---- program ---- */
 
-static int field_slot(Ir *ir, Decl **sts, StencilInfo **infos, Var *v) {
-    (void)infos;
-    int slot = 0;
-    for (int i = 0; i < ir->nparams; i++) {
-        if (ir->params[i] == v)
-            return slot;
-        if (ir->params[i]->ax != AX_SCALAR)
-            slot++;
-    }
-    for (int i = 0; i < ir->ntemps; i++, slot++)
-        if (ir->temps[i] == v)
-            return slot;
-    for (int s = 0; s < ir->nstencils; s++)
-        for (int i = 0; i < sts[s]->ntemps; i++, slot++)
-            if (sts[s]->temps[i] == v)
-                return slot;
-    return -1;
-}
-
 typedef struct Prog {
     Ir *ir;
     StencilInfo **infos;
     int nfparams;
     const Build *build;
+    StrMap *slots;   /* a field variable (its address as text) -> its slot + 1; made at first
+                      * use (field_slot) */
 } Prog;
 
+/* The slot of field variable v: field parameters, program temporaries, stencil temporaries in
+ * order; -1 for none. */
+static int field_slot(Prog *pg, Var *v) {
+    Ir *ir = pg->ir;
+    if (!pg->slots) {
+        pg->slots = fpo_new(sizeof(StrMap));
+        intptr_t slot = 0;
+        for (int i = 0; i < ir->nparams; i++)
+            if (ir->params[i]->ax != AX_SCALAR)
+                strmap_put(pg->slots, fpo_fmt("%p", (void *)ir->params[i]), (void *)++slot);
+        for (int i = 0; i < ir->ntemps; i++)
+            strmap_put(pg->slots, fpo_fmt("%p", (void *)ir->temps[i]), (void *)++slot);
+        for (int s = 0; s < ir->nstencils; s++)
+            for (int i = 0; i < ir->stencils[s]->ntemps; i++)
+                strmap_put(pg->slots, fpo_fmt("%p", (void *)ir->stencils[s]->temps[i]),
+                           (void *)++slot);
+    }
+    void *x = strmap_get(pg->slots, fpo_fmt("%p", (void *)v));
+    return x ? (int)(intptr_t)x - 1 : -1;
+}
+
 static const char *field_ref(Prog *pg, Var *v) {
-    int slot = field_slot(pg->ir, pg->ir->stencils, pg->infos, v);
+    int slot = field_slot(pg, v);
     if (slot < pg->nfparams)
         return fpo_fmt("&p->f.%s", v->name);
     return fpo_fmt("&p->tmp[%d]", slot - pg->nfparams);
@@ -1249,12 +1253,22 @@ static int64_t halo_depth(Node *h, const Build *bd) {
 }
 
 /* The statement as written, for messages: "halo_update(q, r)". */
+/* A halo statement as comments and messages name it: its first HALO_NAMED fields (a statement
+ * of thousands would make every message naming it as long), and its place. */
+enum { HALO_NAMED = 8 };
+
 static const char *halo_text(Node *h) {
     static const char *ops[] = {"halo_update", "copy_corners", "fill_corners", "sync_edges"};
     Buf b = {0};
     buf_printf(&b, "%s(", ops[h->halo.op]);
-    for (Node *a = h->args; a; a = a->next)
+    int n = 0;
+    for (Node *a = h->args; a; a = a->next, n++) {
+        if (n == HALO_NAMED) {
+            buf_add(&b, "...");
+            break;
+        }
         buf_printf(&b, "%s%s", a->var->name, a->next ? ", " : "");
+    }
     buf_printf(&b, ") at %s:%d", h->loc.file ? h->loc.file->path : "?", h->loc.line);
     return b.s;
 }
@@ -1423,8 +1437,9 @@ static void emit_halo_width_checks(Buf *b, Prog *pg, Node *n, const Build *bd) {
         if ((n->kind != ND_HALO && !fill_node(n)) || n->halo.depth || n->halo.op == HO_SYNC_EDGES)
             continue;
         int c = 0;
+        const char *text = halo_text(n);
         for (Node *a = n->args; a; a = a->next, c++) {
-            int slot = field_slot(pg->ir, pg->ir->stencils, pg->infos, a->var);
+            int slot = field_slot(pg, a->var);
             if (slot >= pg->nfparams)
                 continue;   /* temporaries are allocated with it */
             int pos = halo_pos(n, n->halo.vec ? c : 0);
@@ -1445,8 +1460,8 @@ static void emit_halo_width_checks(Buf *b, Prog *pg, Node *n, const Build *bd) {
                        "build with fpo_add_program(... HALO %%lld)\",\n"
                        "                            \"%s\", \"%s\", (long long)fpo_h, \"%s\", "
                        "(long long)(fpo_h > 0 ? fpo_h : 1));\n    }\n",
-                       fpo_c_comment(halo_text(n)), bd->halo, f, xi, xi, yj, yj, bd->halo,
-                       bd->halo, bd->halo, pg->ir->name, f, fpo_c_str(halo_text(n)));
+                       fpo_c_comment(text), bd->halo, f, xi, xi, yj, yj, bd->halo,
+                       bd->halo, bd->halo, pg->ir->name, f, fpo_c_str(text));
         }
     }
 }
@@ -1461,7 +1476,7 @@ static void emit_halo_rebind(Buf *b, Prog *pg, Node *n) {
             continue;
         int item = 0, comp = 0;
         for (Node *a = n->args; a; a = a->next) {
-            int slot = field_slot(pg->ir, pg->ir->stencils, pg->infos, a->var);
+            int slot = field_slot(pg, a->var);
             if (slot < pg->nfparams) {
                 buf_printf(b, "    if (p->plan[%d]) {\n", n->halo.plan);
                 buf_printf(b, "        st = fpo_same_shape_(&p->f.%s, &fields->%s, \"%s\", err);\n"
@@ -1487,7 +1502,7 @@ static void emit_halo_needs(Buf *b, Prog *pg, Node *n, const Build *bd) {
     buf_printf(b, "    /* %s */\n", fpo_c_comment(halo_text(n)));
     for (Node *a = n->args; a; a = a->next, c++) {
         int pos = halo_pos(n, n->halo.vec ? c : 0);
-        int slot = field_slot(pg->ir, pg->ir->stencils, pg->infos, a->var);
+        int slot = field_slot(pg, a->var);
         int xi = pos == 1 || pos == 3, yj = pos == 2 || pos == 3;
         buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 0, -%lld, nx + %lld);\n", slot, slot,
                    (long long)d, (long long)(d + xi));
@@ -1518,7 +1533,7 @@ static void emit_callback_needs(Buf *b, Prog *pg, Node *n) {
         Var *v = n->decl->params[i];
         if (v->ax == AX_SCALAR)
             continue;
-        int slot = field_slot(pg->ir, pg->ir->stencils, pg->infos, n->argv[i]->var);
+        int slot = field_slot(pg, n->argv[i]->var);
         if (v->ax != AX_K) {
             buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 0, 0, nx);\n", slot, slot);
             buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 1, 0, ny);\n", slot, slot);
@@ -1547,25 +1562,32 @@ static void emit_run(Emit *e, Prog *pg, Node *n) {
         while (start_at[k] > 0 && !halo_touched_by(list[k], list[start_at[k] - 1]))
             start_at[k]--;
     }
+    /* The updates starting before each statement, in order: a list per statement. */
+    int *first = fpo_new(sizeof(int) * (size_t)(nlist + 1));
+    int *next = fpo_new(sizeof(int) * (size_t)(nlist + 1));
+    for (int k = 0; k <= nlist; k++)
+        first[k] = -1;
+    for (int k = nlist - 1; k >= 0; k--)
+        if (start_at[k] >= 0)
+            next[k] = first[start_at[k]], first[start_at[k]] = k;
     for (int at = 0; at < nlist; at++) {
         n = list[at];
-        for (int k = at; k < nlist; k++)
-            if (start_at[k] == at) {
-                if (k > at) {
-                    ind(e);
-                    buf_printf(b, "/* start %s here: its fields are final */\n",
-                               fpo_c_comment(halo_text(list[k])));
-                }
-                for (int i = 0; i < npending;)   /* one plan per field in flight */
-                    if (halo_touched_by(pending[i], list[k])) {
-                        emit_halo_finish(e, pending[i]);
-                        pending[i] = pending[--npending];
-                    } else {
-                        i++;
-                    }
-                emit_halo(e, pg, list[k], pg->build);
-                VPUSH(pending, npending, list[k]);
+        for (int k = first[at]; k >= 0; k = next[k]) {
+            if (k > at) {
+                ind(e);
+                buf_printf(b, "/* start %s here: its fields are final */\n",
+                           fpo_c_comment(halo_text(list[k])));
             }
+            for (int i = 0; i < npending;)   /* one plan per field in flight */
+                if (halo_touched_by(pending[i], list[k])) {
+                    emit_halo_finish(e, pending[i]);
+                    pending[i] = pending[--npending];
+                } else {
+                    i++;
+                }
+            emit_halo(e, pg, list[k], pg->build);
+            VPUSH(pending, npending, list[k]);
+        }
         for (int i = 0; i < npending;) {
             /* Fused, a block of stages may run the adjacent blocks of stages too. */
             bool touched = pending[i] != n && halo_touched_by(pending[i], n);
@@ -1736,7 +1758,7 @@ static void emit_needs(Buf *b, Prog *pg, Node *n) {
                 if (v->ax == AX_SCALAR)
                     continue;
                 Var *pv = x < s->nparams ? st->argv[x]->var : v;
-                int slot = field_slot(pg->ir, pg->ir->stencils, pg->infos, pv);
+                int slot = field_slot(pg, pv);
                 for (int k = 0; k < si->nboxes[x]; k++) {
                     Box *bx = &si->boxes[x][k];
                     if (v->ax != AX_K) {
@@ -1817,7 +1839,7 @@ static char *emit_variant(Prog *pg, unsigned edges, char **body) {
 
 /* The state of a program's emission: its stencils' extents, how many field parameters. */
 static Prog prog_of(Ir *ir, const Build *bd) {
-    Prog pg = {ir, fpo_new(sizeof(StencilInfo *) * (size_t)(ir->nstencils + 1)), 0, bd};
+    Prog pg = {ir, fpo_new(sizeof(StencilInfo *) * (size_t)(ir->nstencils + 1)), 0, bd, NULL};
     for (int i = 0; i < ir->nstencils; i++)
         pg.infos[i] = fpo_extent(ir->stencils[i]);
     for (int i = 0; i < ir->nparams; i++)
