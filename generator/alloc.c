@@ -1,4 +1,5 @@
-/* alloc.c: the generator's memory: an arena freed at once, and growable text buffers. */
+/* alloc.c: the generator's memory: an arena freed at once, zeroed blocks freed one by one, and
+ * growable text buffers. */
 #include "fpo.h"
 
 #include <stdio.h>
@@ -54,6 +55,15 @@ void *fpo_new(size_t bytes) {
     }
 #endif
     return new_block(bytes)->data;
+}
+
+void *fpo_heap_new(size_t bytes) {
+    void *p = calloc(1, bytes ? bytes : 1);
+    if (!p) {
+        fputs("fpo-gen: out of memory\n", stderr);
+        exit(2);
+    }
+    return p;
 }
 
 void fpo_arena_free(void) {

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *c_types[] = {"float", "double", "int32_t", "bool"};
@@ -668,54 +669,90 @@ static void emit_stmts(Emit *e, Node *n) {
         emit_stmt(e, n);
 }
 
-/* Whether the statements n, as emitted here (e: regions left out are not), mention v; e NULL:
- * as written. */
-static bool uses(Emit *e, Node *n, Var *v) {
-    for (; n; n = n->next) {
-        if (e && n->kind == ND_REGION && !region_emitted(e, n))
-            continue;
-        if (n->var == v || uses(e, n->lhs, v) || uses(e, n->rhs, v) || uses(e, n->cond, v) ||
-            uses(e, n->then, v) || uses(e, n->els, v) || uses(e, n->body, v) ||
-            uses(e, n->args, v) || uses(e, n->kexpr, v))
-            return true;
-    }
-    return false;
+/* ---- what statements mention: one walk, marks on the variables ---- */
+
+enum { MK_USED = 1, MK_READ = 2 };
+
+/* Mark the variables of stencil st the statements n, as emitted here (regions left out are
+ * not), mention (MK_USED) and read (MK_READ: a local only written is declared and cast to
+ * void, so that compilers do not warn that it is set but not used); add each newly marked one
+ * to *seen. */
+static void mark(Emit *e, Decl *st, Node *n, Var ***seen, int *nseen);
+
+static void mark_var(Decl *st, Var *v, unsigned flags, Var ***seen, int *nseen) {
+    if (fpo_slot(st, v) < 0)
+        return;
+    if (!v->mark)
+        VPUSH(*seen, *nseen, v);
+    v->mark |= flags;
 }
 
-/* Whether the statements n, as emitted here, read v (a local only written there is declared
- * and cast to void, so that compilers do not warn that it is set but not used). */
-static bool reads(Emit *e, Node *n, Var *v) {
+static void mark(Emit *e, Decl *st, Node *n, Var ***seen, int *nseen) {
     for (; n; n = n->next) {
         if (n->kind == ND_REGION && !region_emitted(e, n))
             continue;
         if (n->kind == ND_ASSIGN) {
-            if ((strcmp(n->op, "=") && n->lhs->var == v) || reads(e, n->rhs, v) ||
-                reads(e, n->lhs->kexpr, v))
-                return true;
+            mark_var(st, n->lhs->var, MK_USED | (strcmp(n->op, "=") ? MK_READ : 0), seen, nseen);
+            mark(e, st, n->lhs->kexpr, seen, nseen);
+            mark(e, st, n->rhs, seen, nseen);
             continue;
         }
-        if ((n->kind == ND_ACCESS && n->var == v) || reads(e, n->lhs, v) ||
-            reads(e, n->rhs, v) || reads(e, n->cond, v) || reads(e, n->then, v) ||
-            reads(e, n->els, v) || reads(e, n->body, v) || reads(e, n->args, v) ||
-            reads(e, n->kexpr, v))
-            return true;
+        if (n->var)
+            mark_var(st, n->var, MK_USED | (n->kind == ND_ACCESS ? MK_READ : 0), seen, nseen);
+        mark(e, st, n->lhs, seen, nseen);
+        mark(e, st, n->rhs, seen, nseen);
+        mark(e, st, n->cond, seen, nseen);
+        mark(e, st, n->then, seen, nseen);
+        mark(e, st, n->els, seen, nseen);
+        mark(e, st, n->body, seen, nseen);
+        mark(e, st, n->args, seen, nseen);
+        mark(e, st, n->kexpr, seen, nseen);
     }
-    return false;
+}
+
+static void unmark(Var **seen, int nseen) {
+    for (int i = 0; i < nseen; i++)
+        seen[i]->mark = 0;
+}
+
+/* The marked variables seen, as a flag per param and temp slot of s; the marks cleared. */
+static unsigned char *used_slots(Decl *s, Var **seen, int nseen) {
+    unsigned char *used = fpo_new((size_t)(s->nparams + s->ntemps + 1));
+    for (int i = 0; i < nseen; i++) {
+        int x = fpo_slot(s, seen[i]);
+        if (x < s->nparams + s->ntemps)
+            used[x] = 1;
+    }
+    unmark(seen, nseen);
+    return used;
+}
+
+static int by_id(const void *a, const void *b) {
+    const Var *x = *(Var *const *)a, *y = *(Var *const *)b;
+    return (x->id > y->id) - (x->id < y->id);
 }
 
 /* A group's statements `body` at one point, at e's indent: the stencil's per-point locals
  * they use, declared, then the statements (e->where: the part of a split loop they run in,
  * which leaves regions out). */
 static void emit_point_body(Emit *e, Decl *st, Node *body) {
-    for (int l = 0; l < st->nlocals; l++)
-        if (uses(e, body, st->locals[l])) {
+    Var **seen = NULL, **locals = NULL;
+    int nseen = 0, nlocals = 0;
+    mark(e, st, body, &seen, &nseen);
+    for (int i = 0; i < nseen; i++)
+        if (seen[i]->kind == VK_LOCAL)
+            VPUSH(locals, nlocals, seen[i]);
+    if (nlocals)   /* declared in the stencil's order */
+        qsort(locals, (size_t)nlocals, sizeof *locals, by_id);
+    for (int l = 0; l < nlocals; l++) {
+        ind(e);
+        buf_printf(e->b, "%s %s = 0;\n", c_types[locals[l]->dt], cname(locals[l]->name));
+        if (!(locals[l]->mark & MK_READ)) {
             ind(e);
-            buf_printf(e->b, "%s %s = 0;\n", c_types[st->locals[l]->dt], cname(st->locals[l]->name));
-            if (!reads(e, body, st->locals[l])) {
-                ind(e);
-                buf_printf(e->b, "(void)%s;\n", cname(st->locals[l]->name));
-            }
+            buf_printf(e->b, "(void)%s;\n", cname(locals[l]->name));
         }
+    }
+    unmark(seen, nseen);
     emit_stmts(e, body);
 }
 
@@ -984,14 +1021,15 @@ static void region_reach(Node *n, int64_t r[4]) {
     }
 }
 
-/* Whether stencil s, as emitted for e's class (its regions that no rank of the class holds
- * left out), mentions v. */
-static bool stencil_uses(Emit *e, Decl *s, Var *v) {
+/* Which of stencil s's params and temps s, as emitted for e's class (its regions that no rank
+ * of the class holds left out), mentions: per slot (fpo_slot). */
+static unsigned char *stencil_used(Emit *e, Decl *s) {
+    Var **seen = NULL;
+    int nseen = 0;
     for (int c = 0; c < s->ncomps; c++)
         for (int j = 0; j < s->comps[c].nivs; j++)
-            if (uses(e, s->comps[c].ivs[j].body, v))
-                return true;
-    return false;
+            mark(e, s, s->comps[c].ivs[j].body, &seen, &nseen);
+    return used_slots(s, seen, nseen);
 }
 
 static bool stencil_writes_in(Node *n, Var *v) {
@@ -1107,17 +1145,18 @@ static void emit_stencil(Emit *e, Decl *s, StencilInfo *si) {
                    "    (void)fpo_ti, (void)fpo_tj, (void)fpo_tni, (void)fpo_tnj, (void)fpo_edges;\n");
     else
         buf_add(b, "    (void)fpo_dom, (void)fpo_edges;\n");
+    unsigned char *used = stencil_used(e, s);
     for (int i = 0; i < s->nparams; i++) {
         Var *v = s->params[i];
-        if (v->ax != AX_SCALAR && stencil_uses(e, s, v))
+        if (v->ax != AX_SCALAR && used[i])
             emit_field_setup(e, v);
         else if (v->ax != AX_SCALAR)
             buf_printf(b, "    (void)fpo_%s;\n", v->name);
-        else if (!stencil_uses(e, s, v))
+        else if (!used[i])
             buf_printf(b, "    (void)%s;\n", cname(v->name));
     }
     for (int i = 0; i < s->ntemps; i++) {
-        if (stencil_uses(e, s, s->temps[i]))
+        if (used[s->nparams + i])
             emit_field_setup(e, s->temps[i]);
         else
             buf_printf(b, "    (void)fpo_%s;\n", s->temps[i]->name);
@@ -1162,9 +1201,12 @@ const void *fpo_c_ctx(Ir *ir, unsigned edges) {
     return e;
 }
 
-bool fpo_c_uses(const void *ctx, Node *body, Var *v) {
+unsigned char *fpo_c_used(const void *ctx, Decl *s, Node *body) {
     Emit e = *(const Emit *)ctx;
-    return uses(&e, body, v);
+    Var **seen = NULL;
+    int nseen = 0;
+    mark(&e, s, body, &seen, &nseen);
+    return used_slots(s, seen, nseen);
 }
 
 bool fpo_c_has_region(Decl *s) { return stencil_has_region(s); }
@@ -1227,13 +1269,6 @@ static const char *dbound(DBound d) {
 }
 
 const char *fpo_c_dbound(DBound d) { return dbound(d); }
-
-static int stencil_index(Ir *ir, Decl *s) {
-    for (int i = 0; i < ir->nstencils; i++)
-        if (ir->stencils[i] == s)
-            return i;
-    return -1;
-}
 
 /* ---- halo statements ---- */
 
@@ -1721,11 +1756,11 @@ static const char *kb_expr(int base, int64_t off, DBound k0, DBound k1) {
 
 /* Append `line` to the need block `call` of one stencil call unless the block has it already
  * (a field read at several points of one box repeats the same range). */
-static void need_once(Buf *call, const char *line) {
-    Buf key = {0};
-    buf_printf(&key, "\n%s", line);
-    if (!call->s || !strstr(call->s, key.s))
-        buf_printf(call, "\n%s", line);
+static void need_once(Buf *call, StrMap *lines, const char *line) {
+    if (strmap_get(lines, line))
+        return;
+    strmap_put(lines, line, (void *)line);
+    buf_printf(call, "\n%s", line);
 }
 
 static void emit_needs(Buf *b, Prog *pg, Node *n) {
@@ -1749,10 +1784,11 @@ static void emit_needs(Buf *b, Prog *pg, Node *n) {
             continue;
         for (Node *st = n->body; st; st = st->next) {
             Decl *s = st->decl;
-            StencilInfo *si = pg->infos[stencil_index(pg->ir, s)];
+            StencilInfo *si = fpo_extent(s);
             buf_printf(b, "    /* %s (%s:%d) */", s->name,
                        fpo_c_comment(st->loc.file ? st->loc.file->path : "?"), st->loc.line);
             Buf call = {0};
+            StrMap lines = {0};
             for (int x = 0; x < s->nparams + s->ntemps; x++) {
                 Var *v = x < s->nparams ? s->params[x] : s->temps[x - s->nparams];
                 if (v->ax == AX_SCALAR)
@@ -1762,15 +1798,15 @@ static void emit_needs(Buf *b, Prog *pg, Node *n) {
                 for (int k = 0; k < si->nboxes[x]; k++) {
                     Box *bx = &si->boxes[x][k];
                     if (v->ax != AX_K) {
-                        need_once(&call, fpo_fmt("    fpo_need(p->lo[%d], p->hi[%d], 0, %s, %s);",
+                        need_once(&call, &lines, fpo_fmt("    fpo_need(p->lo[%d], p->hi[%d], 0, %s, %s);",
                                                  slot, slot, dbound(shift(st->dom.lo[0], bx->ilo)),
                                                  dbound(shift(st->dom.hi[0], bx->ihi))));
-                        need_once(&call, fpo_fmt("    fpo_need(p->lo[%d], p->hi[%d], 1, %s, %s);",
+                        need_once(&call, &lines, fpo_fmt("    fpo_need(p->lo[%d], p->hi[%d], 1, %s, %s);",
                                                  slot, slot, dbound(shift(st->dom.lo[1], bx->jlo)),
                                                  dbound(shift(st->dom.hi[1], bx->jhi))));
                     }
                     if (v->ax != AX_IJ)
-                        need_once(&call, fpo_fmt("    fpo_need(p->lo[%d], p->hi[%d], 2, %s, %s);",
+                        need_once(&call, &lines, fpo_fmt("    fpo_need(p->lo[%d], p->hi[%d], 2, %s, %s);",
                                                  slot, slot,
                                                  kb_expr(bx->klo_base, bx->klo, st->dom.lo[2], st->dom.hi[2]),
                                                  kb_expr(bx->khi_base, bx->khi, st->dom.lo[2], st->dom.hi[2])));
@@ -1811,6 +1847,23 @@ char *fpo_c_string(const char *text) {
     }
     buf_add(&b, "\"");
     return b.s;
+}
+
+/* Which regions of the statements n the class of e holds, one character each, onto h. */
+static void regions_held_in(Emit *e, Node *n, Buf *h) {
+    for (; n; n = n->next) {
+        if (n->kind == ND_REGION)
+            buf_add(h, region_held(e, n) ? "1" : "0");
+        regions_held_in(e, n->then, h);
+        regions_held_in(e, n->els, h);
+        regions_held_in(e, n->body, h);
+    }
+}
+
+static void regions_held(Emit *e, Decl *s, Buf *h) {
+    for (int c = 0; c < s->ncomps; c++)
+        for (int v = 0; v < s->comps[c].nivs; v++)
+            regions_held_in(e, s->comps[c].ivs[v].body, h);
 }
 
 /* One variant: the stencils and the run body as ranks of class `edges` run them. */
@@ -1925,22 +1978,37 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
     Buf needs = {0};
     emit_needs(&needs, &pg, ir->body);
 
-    /* Variants: one per class, kept once when two classes give the same code. */
-    char **texts = NULL, **bodies = NULL;
-    int ntexts = 0, nbodies = 0;
+    /* Variants: one per class, kept once when two classes give the same code. A class's code
+     * differs from another's only in the regions it holds: a class holding the same regions
+     * as one already emitted takes its variant without being emitted. */
+    char **texts = NULL, **bodies = NULL, **held = NULL;
+    int ntexts = 0, nbodies = 0, nheld = 0;
     bd->variant_of = fpo_new(sizeof(int) * (size_t)(bd->nclasses + 1));
     bd->variants = NULL;
     bd->nvariants = 0;
     for (int c = 0; c < bd->nclasses; c++) {
+        Buf h = {0};
+        Emit ce = {.known = EDGE_ALL, .edges = bd->classes[c]};
+        for (int i = 0; i < ir->nstencils; i++)
+            regions_held(&ce, ir->stencils[i], &h);
+        buf_add(&h, "");
+        int v;
+        for (v = 0; v < bd->nvariants; v++)
+            if (!strcmp(held[v], h.s))
+                break;
+        if (v < bd->nvariants) {
+            bd->variant_of[c] = v;
+            continue;
+        }
         bd->sched->nksites = 0;   /* each variant numbers its checked reads from 1 */
         char *body, *st = emit_variant(&pg, bd->classes[c], &body);
-        int v;
         for (v = 0; v < bd->nvariants; v++)
             if (!strcmp(texts[v], st) && !strcmp(bodies[v], body))
                 break;
         if (v == bd->nvariants) {
             VPUSH(texts, ntexts, st);
             VPUSH(bodies, nbodies, body);
+            VPUSH(held, nheld, h.s);
             VPUSH(bd->variants, bd->nvariants, bd->classes[c]);
         }
         bd->variant_of[c] = v;

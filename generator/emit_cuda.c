@@ -81,11 +81,12 @@ static Node *nth(Node *n, int i) {
 /* The fields a kernel's statements use, as the C stencil functions see them (emit_c.c's setup
  * from the fpo_field passed by value). */
 static void stencil_views(Cu *c, Buf *b, Decl *s, Node *body) {
+    unsigned char *used = fpo_c_used(c->ctx, s, body);
     for (int i = 0; i < s->nparams + s->ntemps; i++) {
         Var *v = i < s->nparams ? s->params[i] : s->temps[i - s->nparams];
         if (v->ax == AX_SCALAR) {
             buf_printf(b, "    (void)%s;\n", fpo_c_name(v->name));
-        } else if (fpo_c_uses(c->ctx, body, v)) {
+        } else if (used[i]) {
             buf_printf(b, "    const fpo_field *fpo_%s = &fpo__v_%s;\n", v->name, v->name);
             fpo_c_field_setup(b, s, v);
         } else {
@@ -518,9 +519,10 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
                 buf_printf(k, "        const %s %s = fpo__s%d_%s;\n        (void)%s;\n",
                            fpo_c_type(st->params[a]->dt), fpo_c_name(st->params[a]->name), i,
                            st->params[a]->name, fpo_c_name(st->params[a]->name));
+        unsigned char *used = fpo_c_used(c->ctx, st, first);
         for (int a = 0; a < st->nparams + st->ntemps; a++) {
             Var *v = a < st->nparams ? st->params[a] : st->temps[a - st->nparams];
-            if (v->ax != AX_SCALAR && fpo_c_uses(c->ctx, first, v))
+            if (v->ax != AX_SCALAR && used[a])
                 seg_view(c, k, g, i, v, 2);
         }
         /* (a tile's points fit an int: 32-bit division is the cheap one) */

@@ -4,6 +4,7 @@
  * allocation of open and the memory report. */
 #include "opt.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void ind(Buf *b, int n) {
@@ -30,7 +31,10 @@ typedef struct Sub {
     Var **alias;   /* per slot: the C variable standing for it */
     const void *ctx;
     FGroup *g;     /* the group being emitted (its streamed slots) */
+    NestRun at_i;  /* for indep: which slots an I loop's nests touch off I offset 0 */
 } Sub;
+
+static bool at_i(Acc *a) { return !a->lo[0] && !a->hi[0]; }
 
 static Var *scalar_alias(Unit *u, Var *param) {
     return new_var(fpo_fmt("fpo_a%d_%s", u->stage_no, param->name), param->loc, VK_LOCAL,
@@ -39,35 +43,56 @@ static Var *scalar_alias(Unit *u, Var *param) {
 
 static Var *subst(Sub *m, Var *v) {
     Decl *st = m->u->st;
-    for (int i = 0; i < st->nparams; i++)
-        if (st->params[i] == v)
-            return v->ax == AX_SCALAR
-                       ? scalar_alias(m->u, v)
-                       : m->alias[fpo_sched_slot(m->s, m->u->stage->argv[i]->var)];
+    int i = fpo_slot(st, v);
+    if (i >= 0 && i < st->nparams)
+        return v->ax == AX_SCALAR ? scalar_alias(m->u, v)
+                                  : m->alias[fpo_sched_slot(m->s, m->u->stage->argv[i]->var)];
     int slot = fpo_sched_slot(m->s, v);
     return slot >= 0 ? m->alias[slot] : v;
 }
 
+/* The statements n (the rest of the list too), the call's names put in: a copy outside the
+ * arena, as the copies made for each I loop are dropped once it is printed (a statement's
+ * copies would add up to gigabytes in long programs). */
 static Node *clone(Sub *m, Node *n) {
-    if (!n)
-        return NULL;
-    Node *c = fpo_new(sizeof *c);
-    *c = *n;
-    if (n->var && (n->kind == ND_ACCESS))
-        c->var = subst(m, n->var);
-    c->lhs = clone(m, n->lhs);
-    c->rhs = clone(m, n->rhs);
-    c->cond = clone(m, n->cond);
-    c->then = clone(m, n->then);
-    c->els = clone(m, n->els);
-    c->body = clone(m, n->body);
-    c->args = clone(m, n->args);
-    c->kexpr = clone(m, n->kexpr);
-    c->next = clone(m, n->next);
-    return c;
+    Node *head = NULL, **tail = &head;
+    for (; n; n = n->next) {
+        Node *c = fpo_heap_new(sizeof *c);
+        *c = *n;
+        if (n->var && (n->kind == ND_ACCESS))
+            c->var = subst(m, n->var);
+        c->lhs = clone(m, n->lhs);
+        c->rhs = clone(m, n->rhs);
+        c->cond = clone(m, n->cond);
+        c->then = clone(m, n->then);
+        c->els = clone(m, n->els);
+        c->body = clone(m, n->body);
+        c->args = clone(m, n->args);
+        c->kexpr = clone(m, n->kexpr);
+        c->next = NULL;
+        *tail = c;
+        tail = &c->next;
+    }
+    return head;
 }
 
-/* Statements [first, first + count) of an interval, cloned for this call. */
+static void drop(Node *n) {
+    while (n) {
+        Node *next = n->next;
+        drop(n->lhs);
+        drop(n->rhs);
+        drop(n->cond);
+        drop(n->then);
+        drop(n->els);
+        drop(n->body);
+        drop(n->args);
+        drop(n->kexpr);
+        free(n);
+        n = next;
+    }
+}
+
+/* Statements [first, first + count) of an interval, cloned for this call (drop them after). */
 static Node *stmts(Sub *m, Interval *iv, int first, int count) {
     Node *n = iv->body;
     for (int i = 0; i < first; i++)
@@ -84,13 +109,10 @@ static Node *stmts(Sub *m, Interval *iv, int first, int count) {
 
 /* One nest's statements at a point: its per-point locals, then the statements (`where`: the
  * regions left out in this part of a split loop, see fpo_c_iloop). */
-static void emit_point(Buf *b, Sub *m, Unit *u, int first, int count, int depth,
-                       unsigned where) {
-    Interval *iv = &u->st->comps[u->comp].ivs[u->iv];
-    Node *body = stmts(m, iv, first, count);
+static void emit_point(Buf *b, Unit *u, Node *body, const void *ctx, int depth, unsigned where) {
     ind(b, depth);
     buf_printf(b, "{   /* %s */\n", u->st->name);
-    fpo_c_point(b, u->st, body, depth + 1, m->ctx, where);
+    fpo_c_point(b, u->st, body, depth + 1, ctx, where);
     ind(b, depth);
     buf_add(b, "}\n");
 }
@@ -110,6 +132,7 @@ typedef struct Points {
     Pt *pt;
     int n, cap;
     const char *pre;
+    Node **bodies;       /* while an I loop is printed: each Pt's statements, cloned */
 } Points;
 
 static void add_pt(Points *ps, Unit *u, int first, int count) {
@@ -139,7 +162,7 @@ static void points(Buf *b, int depth, unsigned where, void *arg) {
             ind(b, depth);
             buf_printf(b, "if (%s) {   /* points of this nest only */\n", g);
         }
-        emit_point(b, ps->m, ps->pt[k].u, ps->pt[k].first, ps->pt[k].count, depth + !!g, where);
+        emit_point(b, ps->pt[k].u, ps->bodies[k], ps->m->ctx, depth + !!g, where);
         if (g) {
             ind(b, depth);
             buf_add(b, "}\n");
@@ -152,17 +175,13 @@ static void points(Buf *b, int depth, unsigned where, void *arg) {
  * pool gives slots used in one group their own bytes, so no point then reads what another
  * writes; the loop's order no longer matters and it may run as vectors (FPO_IVDEP). */
 static bool indep(Points *ps) {
+    NestRun *r = &ps->m->at_i;
+    fpo_run_clear(r);
     for (int k = 0; k < ps->n; k++)
-        for (int a = 0; a < ps->pt[k].u->nacc; a++) {
-            Acc *w = &ps->pt[k].u->acc[a];
-            if (!w->write)
-                continue;
-            for (int l = 0; l < ps->n; l++) {
-                Acc *x = fpo_unit_acc(ps->pt[l].u, w->slot);
-                if (x && (x->lo[0] || x->hi[0]))
-                    return false;
-            }
-        }
+        fpo_run_add(r, ps->pt[k].u);
+    for (int i = 0; i < r->nslots; i++)
+        if ((r->seen[r->slots[i]] & NR_WRITTEN) && (r->seen[r->slots[i]] & NR_NOT_OK))
+            return false;
     return true;
 }
 
@@ -196,7 +215,11 @@ static void iloop_plain(Buf *b, Points *ps, const char *ib, const char *ie, int 
         bodies[k] = stmts(ps->m, &u->st->comps[u->comp].ivs[u->iv], ps->pt[k].first,
                           ps->pt[k].count);
     }
+    ps->bodies = bodies;
     fpo_c_iloop(b, bodies, ps->n, ps->m->ctx, ib, ie, depth, indep(ps), points, ps);
+    ps->bodies = NULL;
+    for (int k = 0; k < ps->n; k++)
+        drop(bodies[k]);
 }
 
 /* ... and where it writes streamed slots (pass_stream): when open found one of them too large
@@ -329,11 +352,8 @@ static void ij_loops(Buf *b, SBox *x, SBox *common, Points *ps, int depth) {
 /* The scalar arguments of the stages a run of units calls, evaluated once. */
 static void scalar_args(Buf *b, Unit *u, int n, int depth) {
     for (int i = 0; i < n; i++) {
-        bool seen = false;
-        for (int k = 0; k < i; k++)
-            seen |= u[k].stage == u[i].stage;
-        if (seen)
-            continue;
+        if (i && u[i - 1].stage == u[i].stage)
+            continue;   /* a stage's nests are consecutive (sched.c): its arguments are set */
         Decl *st = u[i].st;
         for (int p = 0; p < st->nparams; p++) {
             if (st->params[p]->ax != AX_SCALAR)
@@ -978,7 +998,7 @@ void fpo_emit_block(Buf *b, Sched *s, Node *stages, int depth, const void *ctx) 
     }
     if (!bl)
         return;   /* a later node of a block: emitted with the first */
-    Sub m = {s, NULL, aliases(s), ctx, NULL};
+    Sub m = {s, NULL, aliases(s), ctx, NULL, fpo_run_new(s, at_i)};
     for (int g = 0; g < bl->ng; g++, gno++) {
         FGroup *G = &bl->g[g];
         const int site0 = s->nksites;   /* the reads this group's bounds check covers */

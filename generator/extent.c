@@ -6,47 +6,65 @@
 
 #include <string.h>
 
-/* What one unit (statements that share per-point locals) reads and writes. */
+/* A variable's slot in stencil s: params, then temps, then locals, by the index lower.c (or
+ * the IR reader) numbers each list with; -1 for a variable that is not s's. */
+int fpo_slot(Decl *s, Var *v) {
+    if (!v || v->id < 0)
+        return -1;
+    if (v->kind == VK_PARAM && v->id < s->nparams && s->params[v->id] == v)
+        return v->id;
+    if (v->kind == VK_TEMP && v->id < s->ntemps && s->temps[v->id] == v)
+        return s->nparams + v->id;
+    if (v->kind == VK_LOCAL && v->id < s->nlocals && s->locals[v->id] == v)
+        return s->nparams + s->ntemps + v->id;
+    return -1;
+}
+
+/* One field or temporary a unit touches: at which offsets, whether it writes it, whether at
+ * variable K (then the whole column). */
+typedef struct Touch {
+    int x;
+    bool written, full_k;
+    int64_t lo[3], hi[3];
+} Touch;
+
+/* What one unit (statements that share per-point locals) reads and writes: its touches, in
+ * the order first seen. */
 typedef struct Unit {
     int comp, iv, first, count;
-    bool *used, *written, *full_k;
-    int64_t (*lo)[3], (*hi)[3];
+    Touch *t;
+    int nt;
     Extent ext;
 } Unit;
 
 typedef struct Scan {
     Decl *s;
-    int nvars;
+    int *at;        /* per slot: its touch in the unit being scanned, plus 1 (0: none yet) */
     Unit *u;
 } Scan;
 
-static int var_index(Decl *s, Var *v) {
-    for (int i = 0; i < s->nparams; i++)
-        if (s->params[i] == v)
-            return v->ax == AX_SCALAR ? -1 : i;
-    for (int i = 0; i < s->ntemps; i++)
-        if (s->temps[i] == v)
-            return s->nparams + i;
-    return -1;
-}
-
 static void see(Scan *sc, Node *a, bool write) {
-    int x = var_index(sc->s, a->var);
-    if (x < 0)
+    int x = fpo_slot(sc->s, a->var);
+    if (x < 0 || x >= sc->s->nparams + sc->s->ntemps || a->var->ax == AX_SCALAR)
         return;
     Unit *u = sc->u;
+    bool first = !sc->at[x];
+    if (first) {
+        VPUSH(u->t, u->nt, ((Touch){x, false, false, {0, 0, 0}, {0, 0, 0}}));
+        sc->at[x] = u->nt;
+    }
+    Touch *t = &u->t[sc->at[x] - 1];
     if (write)
-        u->written[x] = true;
+        t->written = true;
     if (a->kmode != KM_CONST)
-        u->full_k[x] = true;
+        t->full_k = true;
     for (int d = 0; d < 3; d++) {
         int64_t o = d == 2 && a->kmode != KM_CONST ? 0 : a->off[d];
-        if (!u->used[x] || o < u->lo[x][d])
-            u->lo[x][d] = o;
-        if (!u->used[x] || o > u->hi[x][d])
-            u->hi[x][d] = o;
+        if (first || o < t->lo[d])
+            t->lo[d] = o;
+        if (first || o > t->hi[d])
+            t->hi[d] = o;
     }
-    u->used[x] = true;
 }
 
 static void scan(Scan *sc, Node *n, bool one) {
@@ -72,30 +90,30 @@ static void scan(Scan *sc, Node *n, bool one) {
     }
 }
 
-static bool touches_local(Node *n, Var *v, bool write) {
+/* Record statement i's touches of per-point locals: the first statement that writes each
+ * (first[l], -1 until one does) and the last that mentions it (last[l]). */
+static void local_spans(Decl *s, Node *n, int i, int *first, int *last) {
     for (; n; n = n->next) {
-        if (n->kind == ND_ASSIGN && n->lhs->var == v && write)
-            return true;
-        if (n->kind == ND_ACCESS && n->var == v && !write)
-            return true;
-        if (n->kind == ND_ASSIGN ? touches_local(n->rhs, v, write)
-                                 : touches_local(n->lhs, v, write) ||
-                                       touches_local(n->rhs, v, write))
-            return true;
-        if (touches_local(n->cond, v, write) || touches_local(n->then, v, write) ||
-            touches_local(n->els, v, write) || touches_local(n->body, v, write) ||
-            touches_local(n->args, v, write) || touches_local(n->kexpr, v, write))
-            return true;
+        int x = fpo_slot(s, n->kind == ND_ASSIGN ? n->lhs->var : n->var) - s->nparams - s->ntemps;
+        if (x >= 0 && (n->kind == ND_ASSIGN || n->kind == ND_ACCESS)) {
+            if (n->kind == ND_ASSIGN && first[x] < 0)
+                first[x] = i;
+            last[x] = i;
+        }
+        if (n->kind == ND_ASSIGN) {
+            local_spans(s, n->lhs->kexpr, i, first, last);
+            local_spans(s, n->rhs, i, first, last);
+            continue;
+        }
+        local_spans(s, n->lhs, i, first, last);
+        local_spans(s, n->rhs, i, first, last);
+        local_spans(s, n->cond, i, first, last);
+        local_spans(s, n->then, i, first, last);
+        local_spans(s, n->els, i, first, last);
+        local_spans(s, n->body, i, first, last);
+        local_spans(s, n->args, i, first, last);
+        local_spans(s, n->kexpr, i, first, last);
     }
-    return false;
-}
-
-static bool stmt_touches(Node *s, Var *v, bool write) {
-    Node *next = s->next;
-    s->next = NULL;
-    bool r = touches_local(s, v, write);
-    s->next = next;
-    return r;
 }
 
 static void widen(Extent *e, Extent x) {
@@ -115,7 +133,7 @@ static bool same_ext(Extent a, Extent b) {
 
 /* Split an interval's statements into units: statements between the first write and the
  * last use of a per-point local stay in one unit (locals live within one loop nest). */
-static void split_units(Decl *s, int c, int v, Unit **units, int *nunits, int nv) {
+static void split_units(Decl *s, int c, int v, Unit **units, int *nunits, int *at) {
     Node *body = s->comps[c].ivs[v].body;
     int n = 0;
     for (Node *x = body; x; x = x->next)
@@ -123,56 +141,66 @@ static void split_units(Decl *s, int c, int v, Unit **units, int *nunits, int nv
     if (!n)
         return;
     Node **st = fpo_new(sizeof(Node *) * (size_t)n);
-    bool *joined = fpo_new(sizeof(bool) * (size_t)n);   /* statement i joins i - 1 */
+    int *first = fpo_new(sizeof(int) * (size_t)(s->nlocals + 1));
+    int *last = fpo_new(sizeof(int) * (size_t)(s->nlocals + 1));
+    for (int l = 0; l < s->nlocals; l++)
+        first[l] = -1;
     int i = 0;
-    for (Node *x = body; x; x = x->next, i++)
+    for (Node *x = body; x; x = x->next, i++) {
         st[i] = x;
-    for (int l = 0; l < s->nlocals; l++) {
-        int first_write = -1, last_use = -1;
-        for (i = 0; i < n; i++) {
-            if (first_write < 0 && stmt_touches(st[i], s->locals[l], true))
-                first_write = i;
-            if (stmt_touches(st[i], s->locals[l], false) || stmt_touches(st[i], s->locals[l], true))
-                last_use = i;
-        }
-        for (i = first_write + 1; first_write >= 0 && i <= last_use; i++)
-            joined[i] = true;
+        Node *next = x->next;
+        x->next = NULL;
+        local_spans(s, x, i, first, last);
+        x->next = next;
     }
+    /* join[i]: the furthest statement a local written at or before i lives to */
+    int *reach = fpo_new(sizeof(int) * (size_t)n);
+    for (i = 0; i < n; i++)
+        reach[i] = i;
+    for (int l = 0; l < s->nlocals; l++)
+        if (first[l] >= 0 && last[l] > reach[first[l]])
+            reach[first[l]] = last[l];
     for (i = 0; i < n;) {
-        int j = i;
-        while (j < n && (j == i || joined[j]))
+        int j = i + 1, end = reach[i];
+        while (j <= end) {     /* statements i .. end share locals: one unit */
+            if (reach[j] > end)
+                end = reach[j];
             j++;
-        Unit u = {c, v, i, j - i, fpo_new(sizeof(bool) * (size_t)(nv + 1)),
-                  fpo_new(sizeof(bool) * (size_t)(nv + 1)), fpo_new(sizeof(bool) * (size_t)(nv + 1)),
-                  fpo_new(sizeof(int64_t[3]) * (size_t)(nv + 1)),
-                  fpo_new(sizeof(int64_t[3]) * (size_t)(nv + 1)), {0, 0, 0, 0}};
-        Scan sc = {s, nv, &u};
+        }
+        Unit u = {c, v, i, j - i, NULL, 0, {0, 0, 0, 0}};
+        Scan sc = {s, at, &u};
         for (int k = i; k < j; k++)
             scan(&sc, st[k], true);
+        for (int k = 0; k < u.nt; k++)
+            at[u.t[k].x] = 0;
         VPUSH(*units, *nunits, u);
         i = j;
     }
 }
 
 StencilInfo *fpo_extent(Decl *s) {
+    if (s->info)
+        return s->info;
     int nv = s->nparams + s->ntemps;
     Unit *units = NULL;
     int nunits = 0;
+    int *at = fpo_new(sizeof(int) * (size_t)(nv + 1));
     for (int c = 0; c < s->ncomps; c++)
         for (int v = 0; v < s->comps[c].nivs; v++)
-            split_units(s, c, v, &units, &nunits, nv);
+            split_units(s, c, v, &units, &nunits, at);
 
     /* Backwards: a unit covers what later units read of what it writes. */
     Extent *req = fpo_new(sizeof(Extent) * (size_t)(nv + 1));
     for (int k = nunits - 1; k >= 0; k--) {
         Unit *u = &units[k];
-        for (int x = 0; x < nv; x++)
-            if (u->written[x])
-                widen(&u->ext, req[x]);
-        for (int x = 0; x < nv; x++)
-            if (u->used[x])
-                widen(&req[x], (Extent){u->ext.ilo + u->lo[x][0], u->ext.ihi + u->hi[x][0],
-                                        u->ext.jlo + u->lo[x][1], u->ext.jhi + u->hi[x][1]});
+        for (int t = 0; t < u->nt; t++)
+            if (u->t[t].written)
+                widen(&u->ext, req[u->t[t].x]);
+        for (int t = 0; t < u->nt; t++) {
+            Touch *a = &u->t[t];
+            widen(&req[a->x], (Extent){u->ext.ilo + a->lo[0], u->ext.ihi + a->hi[0],
+                                       u->ext.jlo + a->lo[1], u->ext.jhi + a->hi[1]});
+        }
     }
 
     StencilInfo *si = fpo_new(sizeof *si);
@@ -194,22 +222,22 @@ StencilInfo *fpo_extent(Decl *s) {
         else
             VPUSH(*gs, *ng, ((Group){u->first, u->count, u->ext}));
         Interval *iv = &s->comps[u->comp].ivs[u->iv];
-        for (int x = 0; x < nv; x++) {
-            if (!u->used[x])
-                continue;
-            Box b = {u->ext.ilo + u->lo[x][0], u->ext.ihi + u->hi[x][0],
-                     u->ext.jlo + u->lo[x][1], u->ext.jhi + u->hi[x][1],
+        for (int t = 0; t < u->nt; t++) {
+            Touch *a = &u->t[t];
+            Box b = {u->ext.ilo + a->lo[0], u->ext.ihi + a->hi[0],
+                     u->ext.jlo + a->lo[1], u->ext.jhi + a->hi[1],
                      iv->lo.base == B_BOTTOM ? KB_BOTTOM : KB_TOP,
                      iv->hi.base == B_BOTTOM ? KB_BOTTOM : KB_TOP,
-                     iv->lo.off + u->lo[x][2], iv->hi.off + u->hi[x][2]};
-            VPUSH(si->boxes[x], si->nboxes[x], b);
-            if (u->full_k[x]) {
+                     iv->lo.off + a->lo[2], iv->hi.off + a->hi[2]};
+            VPUSH(si->boxes[a->x], si->nboxes[a->x], b);
+            if (a->full_k) {
                 b.klo_base = KB_ZERO;
                 b.khi_base = KB_NZ;
                 b.klo = b.khi = 0;
-                VPUSH(si->boxes[x], si->nboxes[x], b);
+                VPUSH(si->boxes[a->x], si->nboxes[a->x], b);
             }
         }
     }
+    s->info = si;
     return si;
 }

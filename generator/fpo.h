@@ -24,6 +24,7 @@ char *fpo_fmt(const char *fmt, ...)
 void *fpo_vgrow(void *arr, int n, size_t elem); /* room for element n of an arena array */
 #define VPUSH(arr, n, x) ((arr) = fpo_vgrow((arr), (n), sizeof *(arr)), (arr)[(n)++] = (x))
 void fpo_arena_free(void);
+void *fpo_heap_new(size_t bytes);          /* zeroed; outside the arena: the caller frees it */
 
 typedef struct Buf {
     char *s;
@@ -171,11 +172,13 @@ struct Var {
                        * known yet) */
     Var *lowered;     /* lower.c: the IR variable standing for this one */
     Node *subst;      /* lower.c: the expression an inlined scalar parameter stands for */
-    int id;           /* index in its owner's list */
+    int id;           /* index in its owner's list (an IR stencil's params, temps or locals) */
     int rows;         /* emit_fused.c: a plane kept as a ring of rows (row j at j & (rows - 1)) */
     int krows;        /* emit_fused.c: a strip kept as a ring of levels (k at k & (krows - 1)) */
     Var *slot_of;     /* emit_fused.c: the schedule slot's variable this alias stands for */
     int slot;         /* ... and its number (with slot_of only) */
+    unsigned char mark; /* emit_c.c: what the walk in progress found it to be (0 between walks) */
+    int sched_slot;   /* sched.c: its slot in a schedule of its IR, plus 1 (0: none) */
 };
 
 typedef enum {
@@ -331,6 +334,7 @@ struct Decl {
                             * the pass reuses it for the same fill (calls of it keep the
                             * statement: fill_node in emit_c.c) */
     int corners_dir, corners_vec;
+    struct StencilInfo *info;  /* extent.c: an IR stencil's extents, once computed */
     Decl *next;
 };
 
@@ -427,8 +431,13 @@ typedef struct StencilInfo {
     int *nboxes;
 } StencilInfo;
 
+/* A variable's slot in stencil s: its index among s's params, then temps, then locals; -1 for
+ * a variable that is not s's. */
+int fpo_slot(Decl *s, Var *v);
+
 /* The extents, as GT4Py computes them inside one stencil: statements that write what later
- * statements read at horizontal offsets compute on a domain extended by those offsets. */
+ * statements read at horizontal offsets compute on a domain extended by those offsets.
+ * Computed once per stencil (kept in Decl.info). */
 StencilInfo *fpo_extent(Decl *stencil);
 
 /* ---- ir_json.c ---- */

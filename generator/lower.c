@@ -408,6 +408,12 @@ static Decl *lower_stencil(Lower *L, Decl *d) {
     L->names = saved_names;
     L->next = saved_next;
     demote_temps(s);
+    for (int i = 0; i < s->nparams; i++)    /* ids: each list's indices (fpo_slot) */
+        s->params[i]->id = i;
+    for (int i = 0; i < s->ntemps; i++)
+        s->temps[i]->id = i;
+    for (int i = 0; i < s->nlocals; i++)
+        s->locals[i]->id = i;
     d->lowered = s;
     VPUSH(L->ir->stencils, L->ir->nstencils, s);
     return s;

@@ -36,6 +36,7 @@ typedef struct Unit {
     SBox box;              /* the points it computes (K: its interval) */
     Acc *acc;
     int nacc;
+    int *by_slot;          /* acc's indices in slot order (fpo_unit_acc) */
     int loop;              /* its I-J loop within its fused group */
 } Unit;
 
@@ -101,6 +102,7 @@ typedef struct Sched {
     int nblocks;
     Var **slots;           /* every field slot, in emit_c's order */
     int nslots, nfparams;
+    int *at, *at1;         /* sched.c: per slot, while a unit (and one statement) is scanned */
     StoreKind *store;      /* per slot (field parameters: SK_ARRAY) */
     bool *covered;         /* pass_extent: per slot, every read is written first in its group */
     int *share;            /* pass_pool: the slot whose pool space this array reuses, or itself */
@@ -127,6 +129,22 @@ int fpo_sched_slot(Sched *s, Var *v);
 int fpo_call_slot(Sched *s, Unit *u, Var *v);
 Acc *fpo_unit_acc(Unit *u, int slot);
 bool fpo_dbound_eq(DBound a, DBound b);
+/* What a run of nests (a group or loop being built) does to each slot, gathered as nests
+ * join, so that a nest is checked against the whole run at once: `ok` says which accesses
+ * two nests may share when one of them writes (at the point, at the level). */
+typedef bool FpoAccOk(Acc *a);
+typedef struct NestRun {
+    FpoAccOk *ok;
+    unsigned char *seen;   /* per slot: NR_* */
+    int *slots, nslots;    /* the slots seen, to clear them */
+} NestRun;
+enum { NR_TOUCHED = 1, NR_WRITTEN = 2, NR_NOT_OK = 4, NR_WRITTEN_NOT_OK = 8, NR_WRITTEN_OK = 16 };
+NestRun fpo_run_new(Sched *s, FpoAccOk *ok);
+void fpo_run_clear(NestRun *r);
+void fpo_run_add(NestRun *r, Unit *u);
+/* whether v touches a slot a nest of the run touches, one of them writing it, where either
+ * access is not ok */
+bool fpo_run_conflicts(NestRun *r, Unit *v);
 FTouch fpo_loop_touch(Block *b, FGroup *G, int l, int slot);
 int64_t fpo_ring_need(Block *b, FGroup *G, const int *lag, int x, int lagc);
 int fpo_ring_rows(int64_t need);
@@ -225,7 +243,8 @@ void fpo_emit_c_sched(Ir *ir, Sched *sched, Output out[2]);
 typedef void FpoBlockFn(Buf *b, Node *stages, int indent, void *arg);
 const void *fpo_c_ctx(Ir *ir, unsigned edges);
 const char *fpo_c_name(const char *name);
-bool fpo_c_uses(const void *ctx, Node *body, Var *v);
+/* per param and temp slot of s (fpo_slot): whether body, as emitted in ctx, mentions it */
+unsigned char *fpo_c_used(const void *ctx, Decl *s, Node *body);
 bool fpo_c_has_region(Decl *s);
 void fpo_c_field_setup(Buf *b, Decl *st, Var *v);
 char *fpo_c_run_body(Ir *ir, const Build *bd, unsigned edges, FpoBlockFn *block, void *arg);

@@ -5,18 +5,10 @@
 
 static bool level_local(Acc *a) { return a->kconst && !a->ij_only && !a->lo[2] && !a->hi[2]; }
 
-/* Can `v` run level by level after `w`? */
-static bool fusable(Unit *w, Unit *v) {
-    for (int i = 0; i < v->nacc; i++) {
-        Acc *a = &v->acc[i];
-        Acc *b = fpo_unit_acc(w, a->slot);
-        if (b && (a->write || b->write) && !(level_local(a) && level_local(b)))
-            return false;
-    }
-    return true;
-}
-
 void fpo_pass_fuse(Sched *s) {
+    /* v runs level by level after the group's nests unless a field one writes and another
+     * touches is touched other than at the level by either */
+    NestRun run = fpo_run_new(s, level_local);
     for (int k = 0; k < s->nblocks; k++) {
         Block *b = &s->blocks[k];
         FGroup *g = NULL;
@@ -24,15 +16,15 @@ void fpo_pass_fuse(Sched *s) {
         for (int i = 0; i < b->nu; i++) {
             Unit *v = &b->u[i];
             FGroup *last = ng ? &g[ng - 1] : NULL;
-            bool join = last && last->fused && v->par;
-            for (int w = 0; join && w < last->count; w++)
-                join = fusable(&b->u[last->first + w], v);
-            if (join) {
+            if (last && last->fused && v->par && !fpo_run_conflicts(&run, v)) {
                 v->loop = last->count++;   /* its own I-J loop until pass_merge */
+                fpo_run_add(&run, v);
                 continue;
             }
             FGroup n = {.first = i, .count = 1, .fused = v->par};
             VPUSH(g, ng, n);
+            fpo_run_clear(&run);
+            fpo_run_add(&run, v);
         }
         b->g = g;
         b->ng = ng;

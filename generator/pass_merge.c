@@ -28,27 +28,13 @@ static bool pointwise(Acc *a) {
     return a->kconst;
 }
 
-static bool mergeable(Unit *w, Unit *v) {
-    if (!same_bases(&w->box, &v->box))
-        return false;
-    for (int i = 0; i < v->nacc; i++) {
-        Acc *a = &v->acc[i];
-        Acc *b = fpo_unit_acc(w, a->slot);
-        if (b && (a->write || b->write) && !(pointwise(a) && pointwise(b)))
-            return false;
-    }
-    return true;
-}
-
-/* Whether v reads, at its point, what w writes there. */
-static bool hands_over(Unit *w, Unit *v) {
-    for (int i = 0; i < v->nacc; i++) {
-        Acc *b = fpo_unit_acc(w, v->acc[i].slot);
-        if (b && b->write && !v->acc[i].write && pointwise(b) && pointwise(&v->acc[i]))
-            return true;
-    }
-    return false;
-}
+/* The loop being built: its first nest, whether every nest has the first one's I and J
+ * bounds, and what its nests do to each slot. */
+typedef struct Loop {
+    Unit *first;
+    bool uniform;
+    NestRun run;
+} Loop;
 
 static bool same_ij(Unit *w, Unit *v) {
     for (int d = 0; d < 2; d++)
@@ -57,26 +43,52 @@ static bool same_ij(Unit *w, Unit *v) {
     return true;
 }
 
+static void loop_start(Loop *L, Unit *u) {
+    fpo_run_clear(&L->run);
+    L->first = u;
+    L->uniform = true;
+}
+
+static void loop_add(Loop *L, Unit *u) {
+    L->uniform &= same_ij(L->first, u);
+    fpo_run_add(&L->run, u);
+}
+
+/* Whether v may share the loop with every nest in it: the same bases (an equivalence, so the
+ * first nest stands for all), and no slot one writes that the other touches off its point. */
+static bool mergeable(Loop *L, Unit *v) {
+    return same_bases(&L->first->box, &v->box) && !fpo_run_conflicts(&L->run, v);
+}
+
+/* Whether v reads, at its point, what a nest of the loop writes there. */
+static bool hands_over(Loop *L, Unit *v) {
+    for (int i = 0; i < v->nacc; i++)
+        if ((L->run.seen[v->acc[i].slot] & NR_WRITTEN_OK) && !v->acc[i].write &&
+            pointwise(&v->acc[i]))
+            return true;
+    return false;
+}
+
 void fpo_pass_merge(Sched *s) {
+    Loop L = {NULL, true, fpo_run_new(s, pointwise)};
     for (int k = 0; k < s->nblocks; k++) {
         Block *b = &s->blocks[k];
         for (int g = 0; g < b->ng; g++) {
             FGroup *G = &b->g[g];
-            int loop = 0, start = G->first;
+            int loop = 0;
             b->u[G->first].loop = 0;
+            loop_start(&L, &b->u[G->first]);
+            loop_add(&L, &b->u[G->first]);
             for (int i = G->first + 1; i < G->first + G->count; i++) {
-                bool join = G->fused, same = true, takes = false;
-                for (int w = start; join && w < i; w++) {
-                    join = mergeable(&b->u[w], &b->u[i]);
-                    same &= same_ij(&b->u[w], &b->u[i]);
-                    takes |= hands_over(&b->u[w], &b->u[i]);
-                }
-                join &= same || takes;
+                Unit *v = &b->u[i];
+                bool join = G->fused && mergeable(&L, v) &&
+                            ((L.uniform && same_ij(L.first, v)) || hands_over(&L, v));
                 if (!join) {
                     loop++;
-                    start = i;
+                    loop_start(&L, v);
                 }
-                b->u[i].loop = loop;
+                loop_add(&L, v);
+                v->loop = loop;
             }
         }
     }

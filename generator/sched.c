@@ -4,35 +4,106 @@
  * touches; every temporary a full array. The passes rework this schedule. */
 #include "opt.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int fpo_sched_slot(Sched *s, Var *v) {
-    for (int i = 0; i < s->nslots; i++)
-        if (s->slots[i] == v)
-            return i;
-    return -1;
+    int x = v ? v->sched_slot - 1 : -1;   /* (numbered by fpo_sched_new) */
+    return x >= 0 && x < s->nslots && s->slots[x] == v ? x : -1;
 }
 
 Acc *fpo_unit_acc(Unit *u, int slot) {
-    for (int i = 0; i < u->nacc; i++)
-        if (u->acc[i].slot == slot)
-            return &u->acc[i];
+    int lo = 0, hi = u->nacc;   /* binary search of by_slot */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2, x = u->acc[u->by_slot[mid]].slot;
+        if (x == slot)
+            return &u->acc[u->by_slot[mid]];
+        if (x < slot)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return NULL;
+}
+
+NestRun fpo_run_new(Sched *s, FpoAccOk *ok) {
+    return (NestRun){ok, fpo_new((size_t)s->nslots + 1), NULL, 0};
+}
+
+void fpo_run_clear(NestRun *r) {
+    for (int i = 0; i < r->nslots; i++)
+        r->seen[r->slots[i]] = 0;
+    r->nslots = 0;
+}
+
+void fpo_run_add(NestRun *r, Unit *u) {
+    for (int i = 0; i < u->nacc; i++) {
+        Acc *a = &u->acc[i];
+        unsigned char *m = &r->seen[a->slot];
+        if (!*m)
+            VPUSH(r->slots, r->nslots, a->slot);
+        bool ok = r->ok(a);
+        *m |= NR_TOUCHED | (ok ? 0 : NR_NOT_OK);
+        if (a->write)
+            *m |= NR_WRITTEN | (ok ? NR_WRITTEN_OK : NR_WRITTEN_NOT_OK);
+    }
+}
+
+bool fpo_run_conflicts(NestRun *r, Unit *v) {
+    for (int i = 0; i < v->nacc; i++) {
+        Acc *a = &v->acc[i];
+        unsigned m = r->seen[a->slot];
+        bool ok = r->ok(a);
+        if (a->write ? (m & NR_TOUCHED) && (!ok || (m & NR_NOT_OK))
+                     : (m & NR_WRITTEN_NOT_OK) || ((m & NR_WRITTEN) && !ok))
+            return true;
+    }
+    return false;
 }
 
 bool fpo_dbound_eq(DBound a, DBound b) { return a.base == b.base && a.off == b.off; }
 
+/* A unit being built: at[slot] is the index of its access to slot, plus 1 (0: none yet). */
 typedef struct Scan {
     Sched *s;
     Unit *u;
+    int *at;
 } Scan;
 
 /* The slot stencil variable v of unit u stands for in its call (-1: a scalar or local). */
 int fpo_call_slot(Sched *s, Unit *u, Var *v) {
-    for (int i = 0; i < u->st->nparams; i++)
-        if (u->st->params[i] == v)
-            return v->ax == AX_SCALAR ? -1 : fpo_sched_slot(s, u->stage->argv[i]->var);
+    int x = fpo_slot(u->st, v);
+    if (x >= 0 && x < u->st->nparams)
+        return v->ax == AX_SCALAR ? -1 : fpo_sched_slot(s, u->stage->argv[x]->var);
     return fpo_sched_slot(s, v);
+}
+
+static Acc *scan_acc(Scan *sc, int slot) {
+    return sc->at[slot] ? &sc->u->acc[sc->at[slot] - 1] : NULL;
+}
+
+typedef struct SlotAt {
+    int slot, i;
+} SlotAt;
+
+static int by_slot(const void *a, const void *b) {
+    const SlotAt *x = a, *y = b;
+    return (x->slot > y->slot) - (x->slot < y->slot);
+}
+
+/* The unit is built: clear `at` for the next, and index its accesses by slot. */
+static void scan_done(Scan *sc) {
+    Unit *u = sc->u;
+    SlotAt *t = fpo_new(sizeof(SlotAt) * (size_t)(u->nacc + 1));
+    for (int i = 0; i < u->nacc; i++) {
+        sc->at[u->acc[i].slot] = 0;
+        t[i] = (SlotAt){u->acc[i].slot, i};
+    }
+    if (u->nacc > 1)
+        qsort(t, (size_t)u->nacc, sizeof *t, by_slot);
+    u->by_slot = fpo_new(sizeof(int) * (size_t)(u->nacc + 1));
+    for (int i = 0; i < u->nacc; i++)
+        u->by_slot[i] = t[i].i;
 }
 
 static Acc *touch(Scan *sc, Node *a, bool write) {
@@ -40,13 +111,14 @@ static Acc *touch(Scan *sc, Node *a, bool write) {
     if (slot < 0)
         return NULL;
     Unit *u = sc->u;
-    Acc *x = fpo_unit_acc(u, slot);
+    Acc *x = scan_acc(sc, slot);
     if (!x) {
         Acc n = {.slot = slot, .kconst = true, .ij_only = a->var->ax != AX_IJK};
         for (int d = 0; d < 3; d++)
             n.lo[d] = n.hi[d] = a->off[d];
         VPUSH(u->acc, u->nacc, n);
         x = &u->acc[u->nacc - 1];
+        sc->at[slot] = u->nacc;
     }
     if (a->kmode != KM_CONST)
         x->kconst = false;
@@ -104,7 +176,7 @@ static void scan_stmts(Scan *sc, Node *body, int first, int count) {
         Unit one = *sc->u;
         one.acc = NULL;
         one.nacc = 0;
-        Scan s1 = {sc->s, &one};
+        Scan s1 = {sc->s, &one, sc->s->at1};
         if (n->kind == ND_ASSIGN) {   /* reads only: the value, the K index, x in `x += e` */
             scan(&s1, n->rhs);
             scan(&s1, n->lhs->kexpr);
@@ -114,8 +186,10 @@ static void scan_stmts(Scan *sc, Node *body, int first, int count) {
             scan(&s1, n);
         }
         n->next = next;
+        for (int k = 0; k < one.nacc; k++)
+            s1.at[one.acc[k].slot] = 0;
         for (int k = 0; k < one.nacc; k++) {
-            Acc *x = fpo_unit_acc(sc->u, one.acc[k].slot);
+            Acc *x = scan_acc(sc, one.acc[k].slot);
             if (!one.acc[k].read)
                 continue;
             bool *seen = x->wplain ? &x->late : &x->early;
@@ -131,7 +205,7 @@ static void scan_stmts(Scan *sc, Node *body, int first, int count) {
             continue;
         int slot = fpo_call_slot(sc->s, sc->u, n->lhs->var);
         if (slot >= 0)
-            fpo_unit_acc(sc->u, slot)->wplain = true;
+            scan_acc(sc, slot)->wplain = true;
         for (int k = before; k < sc->u->nacc; k++) {
             Acc *x = &sc->u->acc[k];
             if (x->slot == slot && !x->read)
@@ -144,11 +218,8 @@ static DBound shift(DBound d, int64_t off) { return (DBound){d.base, d.off + off
 
 static void add_unit(Sched *s, Block *b, Node *stage, int stage_no, int comp, int iv, int grp) {
     Decl *st = stage->decl;
-    int si_index = 0;
-    while (s->ir->stencils[si_index] != st)
-        si_index++;
-    Unit u = {stage, stage_no, st, s->infos[si_index], comp, iv, grp,
-              st->comps[comp].order == ORD_PARALLEL, {{{0}}, {{0}}}, NULL, 0, 0};
+    Unit u = {stage, stage_no, st, fpo_extent(st), comp, iv, grp,
+              st->comps[comp].order == ORD_PARALLEL, {{{0}}, {{0}}}, NULL, 0, NULL, 0};
     Interval *I = &st->comps[comp].ivs[iv];
     Extent x = {0, 0, 0, 0};
     if (grp >= 0)
@@ -160,7 +231,7 @@ static void add_unit(Sched *s, Block *b, Node *stage, int stage_no, int comp, in
     u.box.hi[1] = shift(d->hi[1], x.jhi);
     u.box.lo[2] = shift(I->lo.base == B_BOTTOM ? d->lo[2] : d->hi[2], I->lo.off);
     u.box.hi[2] = shift(I->hi.base == B_BOTTOM ? d->lo[2] : d->hi[2], I->hi.off);
-    Scan sc = {s, &u};
+    Scan sc = {s, &u, s->at};
     if (grp >= 0) {
         Group *g = &u.si->groups[comp][iv][grp];
         scan_stmts(&sc, I->body, g->first, g->count);
@@ -170,6 +241,7 @@ static void add_unit(Sched *s, Block *b, Node *stage, int stage_no, int comp, in
             n++;
         scan_stmts(&sc, I->body, 0, n);
     }
+    scan_done(&sc);
     VPUSH(b->u, b->nu, u);
     FGroup g = {.first = b->nu - 1, .count = 1};
     VPUSH(b->g, b->ng, g);
@@ -206,10 +278,7 @@ static void collect(Sched *s, Node *n) {
                         add_unit(s, open, st, stage_no, c, v, -1);
                         continue;
                     }
-                    StencilInfo *si = NULL;
-                    for (int k = 0; k < s->ir->nstencils; k++)
-                        if (s->ir->stencils[k] == d)
-                            si = s->infos[k];
+                    StencilInfo *si = fpo_extent(d);
                     for (int g = 0; g < si->ngroups[c][v]; g++)
                         add_unit(s, open, st, stage_no, c, v, g);
                 }
@@ -241,8 +310,12 @@ Sched *fpo_sched_new(Ir *ir, bool fused) {
     s->strip_nz = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
     s->ring = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
     s->kring = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
-    for (int i = 0; i < s->nslots; i++)
+    for (int i = 0; i < s->nslots; i++) {
         s->share[i] = i;
+        s->slots[i]->sched_slot = i + 1;   /* (every schedule of one IR numbers them alike) */
+    }
+    s->at = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
+    s->at1 = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
     collect(s, ir->body);
     return s;
 }
