@@ -127,6 +127,15 @@ def many_statements(n):
     return body("\n".join(stmts))
 
 
+def many_temps(n):
+    """20,000 temporaries written in one PARALLEL computation and read at an offset in the
+    next (so they stay arrays): the optimizer's and emitters' walks over slots and accesses."""
+    w = "\n".join("        var t%d = q + %d.0;" % (i, i) for i in range(n))
+    r = "\n".join("        r = r + t%d[1, 0, 0];" % i for i in range(n))
+    return ("stencil s(q: field<f64>, r: field<f64>) {\n    computation(PARALLEL) {\n" + w
+            + "\n    }\n    computation(PARALLEL) {\n" + r + "\n    }\n}\n" + PROGRAM)
+
+
 def call_chain(n):
     """300 functions each calling the next: refused at the limit of call depth."""
     out = ["function g0(x: f64) -> f64 {\n    return x;\n}\n"]
@@ -265,7 +274,8 @@ CASES = {
     "many_params": (many_params, 70), "halo_many": (halo_many, 50000),
     "bind_many": (bind_many, 50000), "callbacks_many": (callbacks_many, 50000), "inline_deep_ok": (inline_deep, 990),
     "inline_deep": (inline_deep, 999), "many_stencils": (many_stencils, 5000),
-    "many_statements": (many_statements, 50000), "call_chain": (call_chain, 300),
+    "many_statements": (many_statements, 50000), "many_temps": (many_temps, 20000),
+    "call_chain": (call_chain, 300),
     "inline_blowup": (inline_blowup, 40), "program_blowup": (program_blowup, 40),
     "long_line": (long_line, 10 << 20), "long_name": (long_name, 10000),
     "nul_byte": (nul_byte, 0), "all_nul": (all_nul, 4096), "control_byte": (control_byte, 0),

@@ -1,8 +1,6 @@
 # run_extreme.cmake: one extreme input, made at test time by make_case.py, given to fpo-gen.
 #   cmake -DPYTHON=<python3> -DFPO_GEN=<fpo-gen> -DCASE=<name> -DDIR=<work dir>
-#         -DEXPECT=<regex | ok> [-DLIMIT=<seconds>] [-DIR_ONLY=1] -P run_extreme.cmake
-# IR_ONLY: stop after the front end (--emit-ir), for inputs whose C the back end takes long to
-# make (docs/robustness.md).
+#         -DEXPECT=<regex | ok> [-DLIMIT=<seconds>] -P run_extreme.cmake
 # EXPECT ok: fpo-gen succeeds. Otherwise it fails with status 1 and its first line of stderr is
 # `<DIR>/.../<file>:LINE:COL: error: ...` matching EXPECT (a message, not a crash: under ASan a
 # stack overflow also exits 1). Either way stderr is a few short lines, and fpo-gen takes at
@@ -24,9 +22,6 @@ if(NOT rc EQUAL 0)
 endif()
 
 set(args -o "${DIR}/out")
-if(IR_ONLY)
-  set(args --emit-ir "${DIR}/ir.json")
-endif()
 string(TIMESTAMP t0 "%s%f")
 execute_process(COMMAND "${FPO_GEN}" ${args} "${main}"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
