@@ -51,7 +51,26 @@ typedef fpo_halo_status hx_points_fn(const fpo_halo_decomp *r, fpo_halo_pos pos,
                                      int depth, hx_pts *out, fpo_halo_error *err);
 fpo_halo_status hx_pts_push(hx_pts *out, hx_pt p, fpo_halo_error *err);
 
-/* Builds a plan from a point source; `lo`/`hi` margins: each field must cover
+/* Point sources: the halo points of an exchange to `depth`, walked strip by strip
+ * (hx_halo_points) or over the whole box, compute points skipped (hx_halo_points_box, the
+ * reference); edges.c's shared-edge duplicates (hx_edge_points, depth 0). Points in j then i
+ * order; both halo walks give the same list. */
+hx_points_fn hx_halo_points, hx_halo_points_box, hx_edge_points;
+
+/* Fills plan p's peers, entries and message layout for decomposition d without MPI: from the
+ * ranks within reach of d (every = 0) or from every rank (every = 1: the exhaustive
+ * construction, O(ranks) time, kept as the reference). */
+fpo_halo_status hx_plan_fill(fpo_halo_plan *p, const fpo_halo_decomp *d, int depth,
+                             hx_points_fn *points, int every, fpo_halo_error *err);
+
+/* Checks the items and builds a plan without MPI (no communicator, no requests): for any rank
+ * of a layout made by fpo_halo_layout. Tests and benchmarks compare and time plans with it. */
+fpo_halo_status hx_plan_local(fpo_halo_plan **plan, const fpo_halo_decomp *d, int depth,
+                              int need, int nitems, const fpo_halo_item *items, unsigned flags,
+                              hx_points_fn *points, int every, const char *what,
+                              fpo_halo_error *err);
+
+/* hx_plan_local, then the MPI side (hx_plan_comm). Each field must cover
  * [-need, n + stagger + need) on I and J. */
 fpo_halo_status hx_plan_build(fpo_halo_plan **plan, const fpo_halo_decomp *d, int depth,
                               int need, int nitems, const fpo_halo_item *items, unsigned flags,
