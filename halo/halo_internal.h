@@ -71,7 +71,7 @@ fpo_halo_status hx_plan_local(fpo_halo_plan **plan, const fpo_halo_decomp *d, in
                               fpo_halo_error *err);
 
 /* hx_plan_local, then the MPI side (hx_plan_comm). Each field must cover
- * [-need, n + stagger + need) on I and J. */
+ * [-need, n + stagger + need) on I and J. Local: no collective. */
 fpo_halo_status hx_plan_build(fpo_halo_plan **plan, const fpo_halo_decomp *d, int depth,
                               int need, int nitems, const fpo_halo_item *items, unsigned flags,
                               hx_points_fn *points, const char *what, fpo_halo_error *err);
@@ -113,8 +113,18 @@ typedef struct hx_slot {
     fpo_halo_dtype dtype;
 } hx_slot;
 
+/* The message tags of the live plans on one decomposition's communicator, shared by the
+ * communicator (an attribute) and its plans. */
+typedef struct hx_tags {
+    int refs;
+    int n;                /* tags 0 .. n-1 tracked */
+    unsigned char *used;
+} hx_tags;
+
 struct fpo_halo_plan {
-    MPI_Comm comm;
+    MPI_Comm comm;  /* the decomposition's communicator (not owned), or MPI_COMM_NULL */
+    hx_tags *tags;  /* where `tag` is held */
+    int tag;
     int rank;
     int nitems;
     fpo_halo_item *items;
@@ -133,9 +143,12 @@ struct fpo_halo_plan {
 fpo_halo_status hx_slot_bind(hx_slot *s, const fpo_halo_item *it);
 
 /* exchange.c */
-/* Duplicates d's communicator for the plan, allocates the buffers and the persistent
+/* Takes the lowest tag free among the live plans on d's communicator (plans created in one
+ * order on every rank thus agree without messages), allocates the buffers and the persistent
  * requests. */
 fpo_halo_status hx_plan_comm(fpo_halo_plan *p, const fpo_halo_decomp *d, fpo_halo_error *err);
+/* Frees the plan's tag (no-op for a plan without one). */
+void hx_tag_release(fpo_halo_plan *p);
 
 /* pack_cuda.cu (or the stubs in exchange.c when CUDA is absent) */
 fpo_halo_status hx_cuda_setup(fpo_halo_plan *p, fpo_halo_error *err);

@@ -439,26 +439,15 @@ fpo_halo_status hx_plan_build(fpo_halo_plan **plan, const fpo_halo_decomp *d, in
                               hx_points_fn *points, const char *what, fpo_halo_error *err)
 {
     fpo_halo_status st;
-    int mine, any;
     if (d && d->comm == MPI_COMM_NULL) {
         if (plan)
             *plan = NULL;
         return hx_fail(err, FPO_HALO_EINVAL, "rank %d: %s: the decomposition has no "
                        "communicator (use fpo_halo_decomp_create)", d->rank, what);
     }
-    st = hx_plan_local(plan, d, depth, need, nitems, items, flags, points, 0, what, err);
-    if (!d)
+    if ((st = hx_plan_local(plan, d, depth, need, nitems, items, flags, points, 0, what, err)))
         return st;
-    /* every rank learns whether one failed, so none waits in a collective below */
-    mine = (int)st;
-    if (MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, d->comm) != MPI_SUCCESS && !st)
-        st = hx_fail(err, FPO_HALO_EMPI, "rank %d: %s: MPI_Allreduce failed", d->rank, what);
-    else if (!st && any)
-        st = hx_fail(err, (fpo_halo_status)any, "rank %d: %s: another rank failed to build "
-                     "its plan", d->rank, what);
-    if (!st)
-        st = hx_plan_comm(*plan, d, err);
-    if (st && plan && *plan) {
+    if ((st = hx_plan_comm(*plan, d, err))) {
         fpo_halo_plan_destroy(*plan);
         *plan = NULL;
     }
@@ -518,8 +507,7 @@ void fpo_halo_plan_destroy(fpo_halo_plan *p)
     for (int k = 0; k < p->nreq; k++)
         if (p->req[k] != MPI_REQUEST_NULL)
             MPI_Request_free(&p->req[k]);
-    if (p->comm != MPI_COMM_NULL)
-        MPI_Comm_free(&p->comm);
+    hx_tag_release(p);
     for (int k = 0; k < p->npeers; k++) {
         hx_side *sides[2] = {&p->peer[k].send, &p->peer[k].recv};
         for (int s = 0; s < 2; s++) {
