@@ -1,5 +1,6 @@
-/* exchange.c: takes a built plan, gives its MPI side: buffers, persistent requests, and the
- * start / finish / blocking exchange with host packing (device packing is pack_cuda.cu). */
+/* exchange.c: takes a built plan, gives its MPI side: its message tag on the decomposition's
+ * communicator, buffers, persistent requests, and the start / finish / blocking exchange with
+ * host packing (device packing is pack_cuda.cu). */
 #include <stdlib.h>
 #include <string.h>
 

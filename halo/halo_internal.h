@@ -1,5 +1,5 @@
 /* halo_internal.h: what the files of halo/ share: doubled tile coordinates, edge crossings,
- * the plan's peers and segments, and the packing back ends. */
+ * the plan's point sources, peers, segments and tags, and the packing back ends. */
 #ifndef FPO_HALO_INTERNAL_H
 #define FPO_HALO_INTERNAL_H
 
