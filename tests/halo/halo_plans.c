@@ -54,8 +54,8 @@ static fpo_halo_item item(const fpo_halo_decomp *d, fpo_halo_kind kind, fpo_halo
 }
 
 /* The item sets: every kind (0), a scalar (1), scalar + C-grid + D-grid (2), a C-grid pair (3),
- * C- and D-grid pairs for the shared-edge sync (4), a centre scalar, a B-grid and a D-grid pair
- * (5: every position, turned and swapped). Returns the number of items. */
+ * C- and D-grid pairs for the shared-edge sync (4), a centre and a corner scalar and a D-grid
+ * pair (5: every position, turned and swapped). Returns the number of items. */
 static int items_of(int set, const fpo_halo_decomp *d, int h, fpo_halo_item *it)
 {
     int n = 0;
@@ -82,7 +82,7 @@ static int items_of(int set, const fpo_halo_decomp *d, int h, fpo_halo_item *it)
         break;
     case 5:
         it[n++] = item(d, FPO_HALO_SCALAR, FPO_HALO_CENTER, h, 1);
-        it[n++] = item(d, FPO_HALO_BGRID, FPO_HALO_CENTER, h, 1);
+        it[n++] = item(d, FPO_HALO_SCALAR, FPO_HALO_CORNER, h, 1);
         it[n++] = item(d, FPO_HALO_DGRID, FPO_HALO_CENTER, h, 1);
         break;
     default:
@@ -171,11 +171,11 @@ static int sample(int lx, int ly, int all, int *r)
 }
 
 /* check N LX LY [ALL]: on every rank, when there are ALL or fewer, plans of every kind at
- * depths 1 .. 3 (to the tile size) against every rank's whole halo box; on sampled ranks of
+ * depths 1 .. 3 (to the tile size), against every rank's whole halo box; on sampled ranks of
  * larger layouts, set 5 at depth 3 against every rank's halo strips (which the small layouts
- * show equal to the boxes); and the shared-edge sync. Fails on any difference, or, on square layouts, on more than 8
- * messages per exchange where a rank is wider than the halo (on rectangular ones a turned
- * edge meets two ranks). */
+ * show equal to the boxes); on both, the shared-edge sync. Fails on any difference, or, on square
+ * layouts, on more than 8 messages per exchange where a rank is wider than the halo (on
+ * rectangular ones a turned edge meets two ranks). */
 static int check(int n, int lx, int ly, int all)
 {
     static int ranks[6 * 4096];
@@ -280,13 +280,14 @@ static double timed(int set, int depth, int every, const fpo_halo_decomp *ds, in
     return best;
 }
 
-/* bench [--quick]: 48 x 48 cells a rank, depth 3, P = 6 .. 13,824 (quick: to 1,536); per rank
- * the CPU time of a scalar plan, of scalar + C + D in one plan, of the example model's plans,
- * built from the ranks within reach and (up to `every_to` ranks) exhaustively. */
+/* bench [--quick]: 48 x 48 cells a rank, depth 3, P = 6 .. 13,824 (quick: to 1,536, the
+ * exhaustive construction to 96); per rank the CPU time of a scalar plan, of scalar + C + D in
+ * one plan, of the example model's plans, built from the ranks within reach and (up to
+ * `every_to` ranks) exhaustively. */
 static int bench(int quick)
 {
     static const int ls[] = {1, 2, 4, 8, 16, 24, 32, 48};
-    int nl = quick ? 5 : 8, every_to = quick ? 384 : 13824;
+    int nl = quick ? 5 : 8, every_to = quick ? 96 : 13824;
     printf("halo_plans bench: 48 x 48 cells a rank, depth 3, f64, 1 level; CPU ms per rank "
            "(mean over corner, edge and interior ranks); reach: from the ranks within reach "
            "(best of 3); every: from every rank's whole halo box, the construction before the "
