@@ -95,7 +95,7 @@ static int items_of(int set, const fpo_halo_decomp *d, int h, fpo_halo_item *it)
 
 /* A plan of item set `set` for d: an exchange to `depth`, or the shared-edge sync when depth
  * is 0; from the ranks within reach (every 0), or from every rank walking halo strips (1) or
- * whole halo boxes (2: the construction plans had before the reach, used as the reference). */
+ * whole halo boxes (2: the exhaustive construction, the reference). */
 static fpo_halo_plan *plan_of(const fpo_halo_decomp *d, int set, int depth, int every)
 {
     hx_points_fn *walk = every == 2 ? hx_halo_points_box : hx_halo_points;
@@ -290,8 +290,7 @@ static int bench(int quick)
     int nl = quick ? 5 : 8, every_to = quick ? 96 : 13824;
     printf("halo_plans bench: 48 x 48 cells a rank, depth 3, f64, 1 level; CPU ms per rank "
            "(mean over corner, edge and interior ranks); reach: from the ranks within reach "
-           "(best of 3); every: from every rank's whole halo box, the construction before the "
-           "reach\n");
+           "(best of 3); every: from every rank's whole halo box, the exhaustive construction\n");
     printf("| ranks | layout | scalar reach | scalar every | s+C+D reach | s+C+D every | model "
            "set reach | model set every | model set KiB | msgs scalar | msgs s+C+D | KiB sent "
            "s+C+D |\n");
