@@ -5,8 +5,8 @@
 
 /* The points of rank r that duplicate a neighbour's: the east column of an XFACE component,
  * the north row of a YFACE one. Their owner is the rank for which they are the first point. */
-static fpo_halo_status edge_points(const fpo_halo_decomp *r, fpo_halo_pos pos, int ncomp, int c,
-                                   int depth, hx_pts *out, fpo_halo_error *err)
+fpo_halo_status hx_edge_points(const fpo_halo_decomp *r, fpo_halo_pos pos, int ncomp, int c,
+                               int depth, hx_pts *out, fpo_halo_error *err)
 {
     int m = 2 * r->n, east = pos == FPO_HALO_XFACE;
     int len = east ? r->ny : r->nx;
@@ -36,6 +36,6 @@ fpo_halo_status fpo_halo_plan_create_edges(fpo_halo_plan **plan, const fpo_halo_
                                            int nitems, const fpo_halo_item *items,
                                            unsigned flags, fpo_halo_error *err)
 {
-    return hx_plan_build(plan, d, 0, 0, nitems, items, flags, edge_points,
+    return hx_plan_build(plan, d, 0, 0, nitems, items, flags, hx_edge_points,
                          "shared-edge sync", err);
 }

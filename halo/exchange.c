@@ -1,20 +1,106 @@
-/* exchange.c: takes a built plan, gives its MPI side: buffers, persistent requests, and the
- * start / finish / blocking exchange with host packing (device packing is pack_cuda.cu). */
+/* exchange.c: takes a built plan, gives its MPI side: its message tag on the decomposition's
+ * communicator, buffers, persistent requests, and the start / finish / blocking exchange with
+ * host packing (device packing is pack_cuda.cu). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "halo_internal.h"
 
+static int tags_key = MPI_KEYVAL_INVALID;
+
+static void tags_drop(hx_tags *t)
+{
+    if (t && --t->refs == 0) {
+        free(t->used);
+        free(t);
+    }
+}
+
+/* Called by MPI when the decomposition's communicator is freed. */
+static int tags_delete(MPI_Comm comm, int key, void *value, void *extra)
+{
+    (void)comm, (void)key, (void)extra;
+    tags_drop(value);
+    return MPI_SUCCESS;
+}
+
+/* The tag registry of `comm`, created on first use. */
+static hx_tags *tags_of(MPI_Comm comm)
+{
+    hx_tags *t = NULL;
+    int found = 0;
+    if (tags_key == MPI_KEYVAL_INVALID &&
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, tags_delete, &tags_key, NULL) !=
+            MPI_SUCCESS)
+        return NULL;
+    if (MPI_Comm_get_attr(comm, tags_key, &t, &found) != MPI_SUCCESS)
+        return NULL;
+    if (found)
+        return t;
+    if (!(t = calloc(1, sizeof *t)))
+        return NULL;
+    t->refs = 1;
+    if (MPI_Comm_set_attr(comm, tags_key, t) != MPI_SUCCESS) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* The largest tag MPI allows (at least 32767). */
+static int tag_ub(MPI_Comm comm)
+{
+    int *ub = NULL, found = 0;
+    if (MPI_Comm_get_attr(comm, MPI_TAG_UB, &ub, &found) != MPI_SUCCESS || !found || !ub)
+        return 32767;
+    return *ub;
+}
+
+/* Gives p the lowest tag no live plan on its communicator holds. */
+static fpo_halo_status tag_take(fpo_halo_plan *p, fpo_halo_error *err)
+{
+    hx_tags *t = tags_of(p->comm);
+    int k = 0;
+    if (!t)
+        return hx_fail(err, FPO_HALO_EMPI, "rank %d: halo plan: no tag registry on the "
+                       "decomposition's communicator", p->rank);
+    while (k < t->n && t->used[k])
+        k++;
+    if (k > tag_ub(p->comm))
+        return hx_fail(err, FPO_HALO_EINVAL, "rank %d: halo plan: more than %d live plans on "
+                       "one decomposition", p->rank, tag_ub(p->comm));
+    if (k == t->n) {
+        int n = t->n ? 2 * t->n : 16;
+        unsigned char *u = realloc(t->used, (size_t)n);
+        if (!u)
+            return hx_fail(err, FPO_HALO_ENOMEM, "rank %d: halo plan: out of memory", p->rank);
+        memset(u + t->n, 0, (size_t)(n - t->n));
+        t->used = u;
+        t->n = n;
+    }
+    t->used[k] = 1;
+    t->refs++;
+    p->tags = t;
+    p->tag = k;
+    return FPO_HALO_OK;
+}
+
+void hx_tag_release(fpo_halo_plan *p)
+{
+    if (p->tags) {
+        p->tags->used[p->tag] = 0;
+        tags_drop(p->tags);
+        p->tags = NULL;
+    }
+}
+
 fpo_halo_status hx_plan_comm(fpo_halo_plan *p, const fpo_halo_decomp *d, fpo_halo_error *err)
 {
     void *sbuf, *rbuf;
     fpo_halo_status st;
-    if (MPI_Comm_dup(d->comm, &p->comm) != MPI_SUCCESS) {
-        p->comm = MPI_COMM_NULL;
-        return hx_fail(err, FPO_HALO_EMPI, "rank %d: MPI_Comm_dup for a halo plan failed",
-                       p->rank);
-    }
-    MPI_Comm_set_errhandler(p->comm, MPI_ERRORS_RETURN);
+    p->comm = d->comm;
+    if ((st = tag_take(p, err)))
+        return st;
     p->sbuf = malloc(p->sbytes ? p->sbytes : 1);
     p->rbuf = malloc(p->rbytes ? p->rbytes : 1);
     p->req = malloc((size_t)(2 * p->npeers + 1) * sizeof *p->req);
@@ -40,11 +126,11 @@ fpo_halo_status hx_plan_comm(fpo_halo_plan *p, const fpo_halo_decomp *d, fpo_hal
                 return hx_fail(err, FPO_HALO_EINVAL, "rank %d: message to rank %d (%s) over "
                                "2 GiB", p->rank, q->rank, fpo_halo_dir_name(q->dir));
             if (pass)
-                rc = MPI_Send_init((char *)sbuf + s->at, count, MPI_BYTE, q->rank, 0, p->comm,
-                                   &p->req[p->nreq]);
+                rc = MPI_Send_init((char *)sbuf + s->at, count, MPI_BYTE, q->rank, p->tag,
+                                   p->comm, &p->req[p->nreq]);
             else
-                rc = MPI_Recv_init((char *)rbuf + s->at, count, MPI_BYTE, q->rank, 0, p->comm,
-                                   &p->req[p->nreq]);
+                rc = MPI_Recv_init((char *)rbuf + s->at, count, MPI_BYTE, q->rank, p->tag,
+                                   p->comm, &p->req[p->nreq]);
             if (rc != MPI_SUCCESS)
                 return hx_fail(err, FPO_HALO_EMPI, "rank %d: MPI_%s_init with rank %d (%s) "
                                "failed", p->rank, pass ? "Send" : "Recv", q->rank,

@@ -89,7 +89,8 @@ typedef struct fpo_halo_nbr {
  * rank = tile * (layout_x * layout_y) + jsub * layout_x + isub, rank 0 at the south-west of
  * tile 0. Tiles 0..5 are faces +x, +y, +z, -x, -y, -z (docs/halo.md). */
 typedef struct fpo_halo_decomp {
-    MPI_Comm comm;           /* a duplicate of the caller's communicator, or MPI_COMM_NULL */
+    MPI_Comm comm;           /* a duplicate of the caller's communicator, which every plan of
+                                the decomposition sends on; or MPI_COMM_NULL */
     int rank, size;
     int n;                   /* cells per tile edge */
     int layout_x, layout_y;  /* ranks per tile along I and J */
@@ -157,8 +158,13 @@ enum { FPO_HALO_DEVICE = 1, FPO_HALO_CUDA_AWARE = 2 };
 typedef struct fpo_halo_plan fpo_halo_plan;
 
 /* Build, once, the exchange of `nitems` items to halo depth `depth` (1 .. the fields' halo):
- * one message per neighbour pair carries every item. Collective over d->comm. The plan keeps
- * the items' data pointers; fpo_halo_plan_rebind changes one. */
+ * one message per neighbour pair carries every item. Each rank builds its plan alone, without
+ * messages, from the ranks within reach (its cost does not grow with the rank count); every
+ * rank of d creates and destroys its plans in one order, which gives each plan the same
+ * message tag everywhere. A rank whose plan fails leaves its peers' plans without a partner:
+ * agree on success before exchanging (a generated program's open does). The plan keeps the
+ * items' data pointers; fpo_halo_plan_rebind changes one. Messages travel on d->comm: destroy
+ * the plans before fpo_halo_decomp_free. */
 fpo_halo_status fpo_halo_plan_create(fpo_halo_plan **plan, const fpo_halo_decomp *d, int depth,
                                      int nitems, const fpo_halo_item *items, unsigned flags,
                                      fpo_halo_error *err);
@@ -166,7 +172,7 @@ fpo_halo_status fpo_halo_plan_create(fpo_halo_plan **plan, const fpo_halo_decomp
 /* Build the shared-edge sync of DGRID (or CGRID) items: the north-edge u and east-edge v of a
  * D-grid (east uc, north vc of a C-grid), duplicates of the neighbour's south / west values,
  * are overwritten by the neighbour's value, turned, as FV3 does after the acoustic loop. Run
- * it with start / finish / exchange. */
+ * it with start / finish / exchange. Built as fpo_halo_plan_create's plans are. */
 fpo_halo_status fpo_halo_plan_create_edges(fpo_halo_plan **plan, const fpo_halo_decomp *d,
                                            int nitems, const fpo_halo_item *items,
                                            unsigned flags, fpo_halo_error *err);
@@ -188,8 +194,7 @@ size_t fpo_halo_plan_bytes(const fpo_halo_plan *plan, int *npeers);
  * returns how many peers there are. */
 int fpo_halo_plan_peers(const fpo_halo_plan *plan, int max, int *rank, size_t *send_bytes,
                         size_t *recv_bytes);
-/* Frees the plan and its communicator (collective). After a failed start or finish the plan
- * can only be destroyed. */
+/* Frees the plan (local). After a failed start or finish the plan can only be destroyed. */
 void fpo_halo_plan_destroy(fpo_halo_plan *plan);
 
 /* Corner fills for ranks touching a cube corner (no-ops elsewhere), after an exchange. The

@@ -1,5 +1,5 @@
 /* halo_internal.h: what the files of halo/ share: doubled tile coordinates, edge crossings,
- * the plan's peers and segments, and the packing back ends. */
+ * the plan's point sources, peers, segments and tags, and the packing back ends. */
 #ifndef FPO_HALO_INTERNAL_H
 #define FPO_HALO_INTERNAL_H
 
@@ -51,8 +51,27 @@ typedef fpo_halo_status hx_points_fn(const fpo_halo_decomp *r, fpo_halo_pos pos,
                                      int depth, hx_pts *out, fpo_halo_error *err);
 fpo_halo_status hx_pts_push(hx_pts *out, hx_pt p, fpo_halo_error *err);
 
-/* Builds a plan from a point source; `lo`/`hi` margins: each field must cover
- * [-need, n + stagger + need) on I and J. */
+/* Point sources: the halo points of an exchange to `depth`, walked strip by strip
+ * (hx_halo_points) or over the whole box, compute points skipped (hx_halo_points_box, the
+ * reference); edges.c's shared-edge duplicates (hx_edge_points, depth 0). Points in j then i
+ * order; both halo walks give the same list. */
+hx_points_fn hx_halo_points, hx_halo_points_box, hx_edge_points;
+
+/* Fills plan p's peers, entries and message layout for decomposition d without MPI: from the
+ * ranks within reach of d (every = 0) or from every rank (every = 1: the exhaustive
+ * construction, O(ranks) time, kept as the reference). */
+fpo_halo_status hx_plan_fill(fpo_halo_plan *p, const fpo_halo_decomp *d, int depth,
+                             hx_points_fn *points, int every, fpo_halo_error *err);
+
+/* Checks the items and builds a plan without MPI (no communicator, no requests): for any rank
+ * of a layout made by fpo_halo_layout. Tests and benchmarks compare and time plans with it. */
+fpo_halo_status hx_plan_local(fpo_halo_plan **plan, const fpo_halo_decomp *d, int depth,
+                              int need, int nitems, const fpo_halo_item *items, unsigned flags,
+                              hx_points_fn *points, int every, const char *what,
+                              fpo_halo_error *err);
+
+/* hx_plan_local, then the MPI side (hx_plan_comm). Each field must cover
+ * [-need, n + stagger + need) on I and J. Local: no collective. */
 fpo_halo_status hx_plan_build(fpo_halo_plan **plan, const fpo_halo_decomp *d, int depth,
                               int need, int nitems, const fpo_halo_item *items, unsigned flags,
                               hx_points_fn *points, const char *what, fpo_halo_error *err);
@@ -94,8 +113,18 @@ typedef struct hx_slot {
     fpo_halo_dtype dtype;
 } hx_slot;
 
+/* The message tags of the live plans on one decomposition's communicator, shared by the
+ * communicator (an attribute) and its plans. */
+typedef struct hx_tags {
+    int refs;
+    int n;                /* tags 0 .. n-1 tracked */
+    unsigned char *used;
+} hx_tags;
+
 struct fpo_halo_plan {
-    MPI_Comm comm;
+    MPI_Comm comm;  /* the decomposition's communicator (not owned), or MPI_COMM_NULL */
+    hx_tags *tags;  /* where `tag` is held */
+    int tag;
     int rank;
     int nitems;
     fpo_halo_item *items;
@@ -114,9 +143,12 @@ struct fpo_halo_plan {
 fpo_halo_status hx_slot_bind(hx_slot *s, const fpo_halo_item *it);
 
 /* exchange.c */
-/* Duplicates d's communicator for the plan, allocates the buffers and the persistent
+/* Takes the lowest tag free among the live plans on d's communicator (plans created in one
+ * order on every rank thus agree without messages), allocates the buffers and the persistent
  * requests. */
 fpo_halo_status hx_plan_comm(fpo_halo_plan *p, const fpo_halo_decomp *d, fpo_halo_error *err);
+/* Frees the plan's tag (no-op for a plan without one). */
+void hx_tag_release(fpo_halo_plan *p);
 
 /* pack_cuda.cu (or the stubs in exchange.c when CUDA is absent) */
 fpo_halo_status hx_cuda_setup(fpo_halo_plan *p, fpo_halo_error *err);

@@ -68,28 +68,49 @@ fpo_halo_status hx_pts_push(hx_pts *out, hx_pt p, fpo_halo_error *err)
     return FPO_HALO_OK;
 }
 
-/* The halo points of rank r to `depth`: every stored point outside the compute points that
- * is not in a cube-corner block, in order j then i. */
-static fpo_halo_status halo_points(const fpo_halo_decomp *r, fpo_halo_pos pos, int ncomp, int c,
+/* Appends halo point (i, j) of rank r to `out` when it has an owner. */
+static fpo_halo_status halo_point(const fpo_halo_decomp *r, fpo_halo_pos pos, int ncomp, int c,
+                                  int i, int j, hx_pts *out, fpo_halo_error *err)
+{
+    fpo_halo_point p;
+    hx_pt q;
+    if (!fpo_halo_locate(r, pos, i, j, &p))
+        return FPO_HALO_OK;
+    q.i = i;
+    q.j = j;
+    q.rank = p.rank;
+    q.si = p.li;
+    q.sj = p.lj;
+    hx_turn(p.rot, ncomp, c, &q.scomp, &q.sign);
+    return hx_pts_push(out, q, err);
+}
+
+fpo_halo_status hx_halo_points(const fpo_halo_decomp *r, fpo_halo_pos pos, int ncomp, int c,
+                               int depth, hx_pts *out, fpo_halo_error *err)
+{
+    int ni, nj;
+    fpo_halo_compute_size(r, pos, &ni, &nj);
+    if (depth < 1)
+        return FPO_HALO_OK;
+    for (int j = -depth; j < nj + depth; j++) {
+        int whole = j < 0 || j >= nj; /* a south or north strip row */
+        for (int i = -depth; i < ni + depth; i = (!whole && i == -1) ? ni : i + 1)
+            if (halo_point(r, pos, ncomp, c, i, j, out, err))
+                return FPO_HALO_ENOMEM;
+    }
+    return FPO_HALO_OK;
+}
+
+fpo_halo_status hx_halo_points_box(const fpo_halo_decomp *r, fpo_halo_pos pos, int ncomp, int c,
                                    int depth, hx_pts *out, fpo_halo_error *err)
 {
     int ni, nj;
     fpo_halo_compute_size(r, pos, &ni, &nj);
     for (int j = -depth; j < nj + depth; j++)
-        for (int i = -depth; i < ni + depth; i++) {
-            fpo_halo_point p;
-            hx_pt q;
-            if ((i >= 0 && i < ni && j >= 0 && j < nj) || !fpo_halo_locate(r, pos, i, j, &p))
-                continue;
-            q.i = i;
-            q.j = j;
-            q.rank = p.rank;
-            q.si = p.li;
-            q.sj = p.lj;
-            hx_turn(p.rot, ncomp, c, &q.scomp, &q.sign);
-            if (hx_pts_push(out, q, err))
+        for (int i = -depth; i < ni + depth; i++)
+            if (!(i >= 0 && i < ni && j >= 0 && j < nj) &&
+                halo_point(r, pos, ncomp, c, i, j, out, err))
                 return FPO_HALO_ENOMEM;
-        }
     return FPO_HALO_OK;
 }
 
@@ -147,22 +168,25 @@ static fpo_halo_status check_field(const fpo_halo_decomp *d, const fpo_halo_fiel
     return FPO_HALO_OK;
 }
 
-/* The peer for `rank`, created on first use. */
-static hx_peer *peer_of(fpo_halo_plan *p, int *index, int rank, fpo_halo_error *err)
+/* The peer for `rank`, created on first use; *last caches the one found last. */
+static hx_peer *peer_of(fpo_halo_plan *p, int *last, int rank, fpo_halo_error *err)
 {
-    if (index[rank] < 0) {
-        hx_peer *q = realloc(p->peer, (size_t)(p->npeers + 1) * sizeof *q);
-        if (!q) {
-            hx_fail(err, FPO_HALO_ENOMEM, "halo plan: out of memory");
-            return NULL;
-        }
-        p->peer = q;
-        memset(&q[p->npeers], 0, sizeof *q);
-        q[p->npeers].rank = rank;
-        q[p->npeers].dir = FPO_HALO_W;
-        index[rank] = p->npeers++;
+    hx_peer *q;
+    if (*last >= 0 && p->peer[*last].rank == rank)
+        return &p->peer[*last];
+    for (int k = 0; k < p->npeers; k++)
+        if (p->peer[k].rank == rank)
+            return &p->peer[*last = k];
+    if (!(q = realloc(p->peer, (size_t)(p->npeers + 1) * sizeof *q))) {
+        hx_fail(err, FPO_HALO_ENOMEM, "halo plan: out of memory");
+        return NULL;
     }
-    return &p->peer[index[rank]];
+    p->peer = q;
+    memset(&q[p->npeers], 0, sizeof *q);
+    q[p->npeers].rank = rank;
+    q[p->npeers].dir = FPO_HALO_W;
+    *last = p->npeers++;
+    return &p->peer[*last];
 }
 
 /* Appends an entry to the last segment of `s` when it is (item, rcomp), else to a new one. */
@@ -223,54 +247,121 @@ static void lay_out(fpo_halo_plan *p)
     }
 }
 
-/* Every rank r's points, in r's order: those r receives from me become my send entries to
- * r, and when r is me, my receive entries. Both sides thus list a message in one order. */
-static fpo_halo_status build(fpo_halo_plan *p, const fpo_halo_decomp *d, int depth,
-                             hx_points_fn *points, int *index, fpo_halo_error *err)
+/* Rank r's points, in r's order: those r receives from me become my send entries to r, and
+ * when r is me, my receive entries. Both sides thus list a message in one order. */
+static fpo_halo_status add_rank(fpo_halo_plan *p, const fpo_halo_decomp *d, int r, int depth,
+                                hx_points_fn *points, hx_pts *pts, fpo_halo_error *err)
 {
-    hx_pts pts = {NULL, 0, 0};
-    fpo_halo_status st = FPO_HALO_OK;
-    for (int r = 0; r < d->size && !st; r++) {
-        fpo_halo_decomp dr;
-        if ((st = fpo_halo_layout(&dr, d->size, r, d->n, d->layout_x, d->layout_y, err)))
-            break;
-        for (int k = 0; k < p->nitems && !st; k++) {
-            const fpo_halo_item *it = &p->items[k];
-            fpo_halo_pos pos[2];
-            int nc = hx_item_pos(it, pos);
-            for (int c = 0; c < nc && !st; c++) {
-                pts.n = 0;
-                if ((st = points(&dr, pos[c], nc, c, depth, &pts, err)))
-                    break;
-                for (int q = 0; q < pts.n && !st; q++) {
-                    const hx_pt *pt = &pts.p[q];
-                    hx_peer *pr;
-                    hx_entry e;
-                    if (r == d->rank) { /* I receive it from pt->rank */
-                        const fpo_halo_field *f = &it->f[c];
-                        if (!(pr = peer_of(p, index, pt->rank, err)))
-                            return free(pts.p), FPO_HALO_ENOMEM;
-                        if (!pr->recv.nseg)
-                            pr->dir = dir_of(d, pt->i, pt->j);
-                        e.off = (int32_t)(pt->i * f->stride[0] + pt->j * f->stride[1]);
-                        e.comp = (int8_t)c;
-                        e.sign = 1;
-                        st = side_add(&pr->recv, k, c, e, err);
-                    }
-                    if (pt->rank == d->rank && !st) { /* I send it to r */
-                        const fpo_halo_field *f = &it->f[pt->scomp];
-                        if (!(pr = peer_of(p, index, r, err)))
-                            return free(pts.p), FPO_HALO_ENOMEM;
-                        e.off = (int32_t)(pt->si * f->stride[0] + pt->sj * f->stride[1]);
-                        e.comp = (int8_t)pt->scomp;
-                        e.sign = (int8_t)pt->sign;
-                        st = side_add(&pr->send, k, c, e, err);
-                    }
+    fpo_halo_decomp dr;
+    fpo_halo_status st;
+    int last = -1;
+    if ((st = fpo_halo_layout(&dr, d->size, r, d->n, d->layout_x, d->layout_y, err)))
+        return st;
+    for (int k = 0; k < p->nitems; k++) {
+        const fpo_halo_item *it = &p->items[k];
+        fpo_halo_pos pos[2];
+        int nc = hx_item_pos(it, pos);
+        for (int c = 0; c < nc; c++) {
+            pts->n = 0;
+            if ((st = points(&dr, pos[c], nc, c, depth, pts, err)))
+                return st;
+            for (int q = 0; q < pts->n; q++) {
+                const hx_pt *pt = &pts->p[q];
+                hx_peer *pr;
+                hx_entry e;
+                if (r == d->rank) { /* I receive it from pt->rank */
+                    const fpo_halo_field *f = &it->f[c];
+                    if (!(pr = peer_of(p, &last, pt->rank, err)))
+                        return FPO_HALO_ENOMEM;
+                    if (!pr->recv.nseg)
+                        pr->dir = dir_of(d, pt->i, pt->j);
+                    e.off = (int32_t)(pt->i * f->stride[0] + pt->j * f->stride[1]);
+                    e.comp = (int8_t)c;
+                    e.sign = 1;
+                    if ((st = side_add(&pr->recv, k, c, e, err)))
+                        return st;
+                }
+                if (pt->rank == d->rank) { /* I send it to r */
+                    const fpo_halo_field *f = &it->f[pt->scomp];
+                    if (!(pr = peer_of(p, &last, r, err)))
+                        return FPO_HALO_ENOMEM;
+                    e.off = (int32_t)(pt->si * f->stride[0] + pt->sj * f->stride[1]);
+                    e.comp = (int8_t)pt->scomp;
+                    e.sign = (int8_t)pt->sign;
+                    if ((st = side_add(&pr->send, k, c, e, err)))
+                        return st;
                 }
             }
         }
     }
+    return FPO_HALO_OK;
+}
+
+/* Adds `rank` to the list `s` of *n (capacity *cap) unless it is the last one added; NULL,
+ * with s freed, when out of memory. */
+static int *set_add(int *s, int *n, int *cap, int rank)
+{
+    int *q = grow(s, cap, *n, sizeof *s);
+    if (!q)
+        return free(s), NULL;
+    if (!*n || q[*n - 1] != rank)
+        q[(*n)++] = rank;
+    return q;
+}
+
+static int by_rank(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The ranks that can exchange with d to `depth`, ascending: d itself and the owners of the
+ * points, of every position, within depth + 1 of its domain (its halo strips one deeper). A
+ * rank that receives a point of d's holds it within depth of its own points, so it owns points
+ * within depth + 1 of d's (the one more for staggered points on a shared boundary); the owners
+ * of d's own halo points alone miss some. tests/halo/halo_plans.c checks the plans against
+ * the exhaustive construction, cube corners included. */
+static fpo_halo_status near_ranks(const fpo_halo_decomp *d, int depth, int **ranks, int *n,
+                                  fpo_halo_error *err)
+{
+    int cap = 0, m = 0, reach = depth + 1, *s;
+    *n = 0;
+    s = set_add(NULL, n, &cap, d->rank);
+    for (int pos = FPO_HALO_CENTER; pos <= FPO_HALO_CORNER && s; pos++) {
+        int ni, nj;
+        fpo_halo_compute_size(d, (fpo_halo_pos)pos, &ni, &nj);
+        for (int j = -reach; j < nj + reach && s; j++) {
+            int whole = j < 0 || j >= nj;
+            for (int i = -reach; i < ni + reach && s; i = (!whole && i == -1) ? ni : i + 1) {
+                fpo_halo_point p;
+                if (fpo_halo_locate(d, (fpo_halo_pos)pos, i, j, &p))
+                    s = set_add(s, n, &cap, p.rank);
+            }
+        }
+    }
+    if (!s)
+        return hx_fail(err, FPO_HALO_ENOMEM, "halo plan: out of memory");
+    qsort(s, (size_t)*n, sizeof *s, by_rank);
+    for (int k = 0; k < *n; k++)
+        if (!m || s[m - 1] != s[k])
+            s[m++] = s[k];
+    *n = m;
+    *ranks = s;
+    return FPO_HALO_OK;
+}
+
+fpo_halo_status hx_plan_fill(fpo_halo_plan *p, const fpo_halo_decomp *d, int depth,
+                             hx_points_fn *points, int every, fpo_halo_error *err)
+{
+    hx_pts pts = {NULL, 0, 0};
+    int *ranks = NULL, n = d->size;
+    fpo_halo_status st = every ? FPO_HALO_OK : near_ranks(d, depth, &ranks, &n, err);
+    for (int k = 0; k < n && !st; k++)
+        st = add_rank(p, d, ranks ? ranks[k] : k, depth, points, &pts, err);
     free(pts.p);
+    free(ranks);
+    if (!st)
+        lay_out(p);
     return st;
 }
 
@@ -319,44 +410,23 @@ static fpo_halo_status plan_new(fpo_halo_plan **plan, const fpo_halo_decomp *d, 
     return FPO_HALO_OK;
 }
 
-fpo_halo_status hx_plan_build(fpo_halo_plan **plan, const fpo_halo_decomp *d, int depth,
+fpo_halo_status hx_plan_local(fpo_halo_plan **plan, const fpo_halo_decomp *d, int depth,
                               int need, int nitems, const fpo_halo_item *items, unsigned flags,
-                              hx_points_fn *points, const char *what, fpo_halo_error *err)
+                              hx_points_fn *points, int every, const char *what,
+                              fpo_halo_error *err)
 {
     fpo_halo_plan *p = NULL;
-    int *index = NULL, mine, any;
     fpo_halo_status st;
     if (!plan || !d)
         return hx_fail(err, FPO_HALO_EINVAL, "%s: null plan or decomposition", what);
     *plan = NULL;
-    if (d->comm == MPI_COMM_NULL)
-        return hx_fail(err, FPO_HALO_EINVAL, "rank %d: %s: the decomposition has no "
-                       "communicator (use fpo_halo_decomp_create)", d->rank, what);
-    if ((points == halo_points && depth < 1) || depth < 0 || depth > d->n)
-        st = hx_fail(err, FPO_HALO_EINVAL, "rank %d: %s: halo depth %d is not in 1 .. %d",
-                     d->rank, what, depth, d->n);
-    else
-        st = plan_new(&p, d, need, nitems, items, flags, what, err);
-    if (!st && !(index = malloc((size_t)d->size * sizeof *index)))
-        st = hx_fail(err, FPO_HALO_ENOMEM, "rank %d: %s: out of memory", d->rank, what);
-    if (!st) {
-        for (int r = 0; r < d->size; r++)
-            index[r] = -1;
-        st = build(p, d, depth, points, index, err);
-    }
-    free(index);
-    /* every rank learns whether one failed, so none waits in a collective below */
-    mine = (int)st;
-    if (MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, d->comm) != MPI_SUCCESS && !st)
-        st = hx_fail(err, FPO_HALO_EMPI, "rank %d: %s: MPI_Allreduce failed", d->rank, what);
-    else if (!st && any)
-        st = hx_fail(err, (fpo_halo_status)any, "rank %d: %s: another rank failed to build "
-                     "its plan", d->rank, what);
-    if (!st) {
-        lay_out(p);
-        st = hx_plan_comm(p, d, err);
-    }
-    if (st) {
+    if (((points == hx_halo_points || points == hx_halo_points_box) && depth < 1) ||
+        depth < 0 || depth > d->n)
+        return hx_fail(err, FPO_HALO_EINVAL, "rank %d: %s: halo depth %d is not in 1 .. %d",
+                       d->rank, what, depth, d->n);
+    if ((st = plan_new(&p, d, need, nitems, items, flags, what, err)))
+        return st;
+    if ((st = hx_plan_fill(p, d, depth, points, every, err))) {
         fpo_halo_plan_destroy(p);
         return st;
     }
@@ -364,11 +434,31 @@ fpo_halo_status hx_plan_build(fpo_halo_plan **plan, const fpo_halo_decomp *d, in
     return FPO_HALO_OK;
 }
 
+fpo_halo_status hx_plan_build(fpo_halo_plan **plan, const fpo_halo_decomp *d, int depth,
+                              int need, int nitems, const fpo_halo_item *items, unsigned flags,
+                              hx_points_fn *points, const char *what, fpo_halo_error *err)
+{
+    fpo_halo_status st;
+    if (d && d->comm == MPI_COMM_NULL) {
+        if (plan)
+            *plan = NULL;
+        return hx_fail(err, FPO_HALO_EINVAL, "rank %d: %s: the decomposition has no "
+                       "communicator (use fpo_halo_decomp_create)", d->rank, what);
+    }
+    if ((st = hx_plan_local(plan, d, depth, need, nitems, items, flags, points, 0, what, err)))
+        return st;
+    if ((st = hx_plan_comm(*plan, d, err))) {
+        fpo_halo_plan_destroy(*plan);
+        *plan = NULL;
+    }
+    return st;
+}
+
 fpo_halo_status fpo_halo_plan_create(fpo_halo_plan **plan, const fpo_halo_decomp *d, int depth,
                                      int nitems, const fpo_halo_item *items, unsigned flags,
                                      fpo_halo_error *err)
 {
-    return hx_plan_build(plan, d, depth, depth, nitems, items, flags, halo_points,
+    return hx_plan_build(plan, d, depth, depth, nitems, items, flags, hx_halo_points,
                          "halo exchange", err);
 }
 
@@ -417,8 +507,7 @@ void fpo_halo_plan_destroy(fpo_halo_plan *p)
     for (int k = 0; k < p->nreq; k++)
         if (p->req[k] != MPI_REQUEST_NULL)
             MPI_Request_free(&p->req[k]);
-    if (p->comm != MPI_COMM_NULL)
-        MPI_Comm_free(&p->comm);
+    hx_tag_release(p);
     for (int k = 0; k < p->npeers; k++) {
         hx_side *sides[2] = {&p->peer[k].send, &p->peer[k].recv};
         for (int s = 0; s < 2; s++) {

@@ -72,13 +72,16 @@ int main(int argc, char **argv)
         expect("strides not I-fastest", fpo_halo_plan_create(&plan, &d, 1, 1, &it, 0, &err),
                FPO_HALO_EINVAL, &err, "not I-fastest");
         it.f[0].stride[0] = 1;
-        /* only rank 0 passes a bad item: the others learn it and return too */
-        expect("one rank's bad item",
-               fpo_halo_plan_create(&plan, &d, 2, 1, rank == 0 ? &narrow : &it, 0, &err) ==
-                       FPO_HALO_OK
-                   ? FPO_HALO_OK
-                   : FPO_HALO_EINVAL,
-               FPO_HALO_EINVAL, &err, rank == 0 ? "it needs" : "another rank failed");
+        /* only rank 0 passes a bad item: plans are built without messages, so only it
+         * fails, and the others get a plan */
+        if (rank == 0)
+            expect("one rank's bad item",
+                   fpo_halo_plan_create(&plan, &d, 2, 1, &narrow, 0, &err), FPO_HALO_EINVAL,
+                   &err, "it needs");
+        else if (fpo_halo_plan_create(&plan, &d, 2, 1, &it, 0, &err) == FPO_HALO_OK)
+            fpo_halo_plan_destroy(plan);
+        else
+            failures++, printf("rank %d: plan beside a bad one FAILED: %s\n", rank, err.msg);
         expect("edge sync of cell-centred vectors",
                fpo_halo_plan_create_edges(&plan, &d, 1, &centre, 0, &err), FPO_HALO_EINVAL, &err,
                "shared edge");
