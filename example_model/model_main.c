@@ -85,14 +85,6 @@ static int fail(const em_error *err) {
     return 1;
 }
 
-/* FNV-1a over the bytes of n doubles: a fingerprint of h to compare layouts and builds. */
-static uint64_t fingerprint(const double *a, size_t n) {
-    uint64_t x = 1469598103934665603ull;
-    const unsigned char *b = (const unsigned char *)a;
-    for (size_t k = 0; k < n * sizeof *a; k++) x = (x ^ b[k]) * 1099511628211ull;
-    return x;
-}
-
 /* The plain-C reference (fvtp.c) on rank 0, level by level, against the gathered h. */
 static int check_reference(const em_model *m, const opts *o, double dt, const double *hall) {
     em_sphere s;
@@ -201,6 +193,21 @@ static int print_norms(const em_model *m, int rank, double t, int sums) {
     return rc;
 }
 
+/* The plain-C reference's check (-c): h gathered on rank 0, a check for small N only. */
+static int check_gathered(const em_model *m, const opts *o, int rank, double dt) {
+    em_error err;
+    size_t nall = 6 * (size_t)o->n * (size_t)o->n * (size_t)m->nz;
+    double *hall = rank == 0 ? malloc(nall * sizeof *hall) : NULL;
+    int rc = rank == 0 && !hall;
+    MPI_Bcast(&rc, 1, MPI_INT, 0, m->d.comm);
+    if (rc) return fprintf(stderr, "fpo_example_model: out of memory\n"), 1;
+    if (em_model_gather(m, m->q, -1, hall, &err)) rc = fail(&err);
+    if (!rc && rank == 0) rc = check_reference(m, o, dt, hall);
+    free(hall);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, m->d.comm);
+    return rc;
+}
+
 static int run(const opts *o, int rank) {
     em_model m;
     em_error err;
@@ -209,7 +216,7 @@ static int run(const opts *o, int rank) {
     for (int k = 0; k < o->nz; k++) alpha[k] = o->alpha_set ? o->alpha : tc1_alpha[k % 5];
     int rc = em_model_init(&m, MPI_COMM_WORLD, o->n, o->nz, alpha, dt, &err);
     free(alpha);
-    if (rc) {
+    if (rc) {   /* every rank returns with the first failing rank's message */
         if (rank == 0) fail(&err);
         em_model_free(&m);
         return 1;
@@ -244,18 +251,10 @@ static int run(const opts *o, int rank) {
             printf("huge pages %.0f MB (rank 0)\n", mb);
     }
     /* a fingerprint of h on every level: the layouts' and builds' bit-identity checks */
-    size_t nall = 6 * (size_t)o->n * (size_t)o->n * (size_t)m.nz;
-    double *hall = rank == 0 ? malloc(nall * sizeof *hall) : NULL;
-    int bad = rank == 0 && !hall;
-    MPI_Bcast(&bad, 1, MPI_INT, 0, m.d.comm);
-    if (bad) rc = (fprintf(stderr, "fpo_example_model: out of memory\n"), 1);
-    if (!rc && em_model_gather(&m, m.q, -1, hall, &err)) rc = fail(&err);
-    if (!rc && rank == 0) {
-        printf("h fingerprint %016llx\n", (unsigned long long)fingerprint(hall, nall));
-        if (o->check) rc = check_reference(&m, o, dt, hall);
-    }
-    free(hall);
-    MPI_Bcast(&rc, 1, MPI_INT, 0, m.d.comm);
+    uint64_t fp = 0;
+    if (!rc && em_model_fingerprint(&m, m.q, &fp, &err)) rc = fail(&err);
+    if (!rc && rank == 0) printf("h fingerprint %016llx\n", (unsigned long long)fp);
+    if (!rc && o->check) rc = check_gathered(&m, o, rank, dt);
     if (!rc && o->path) rc = write_nc(&m, o, rank, t_end);
     em_model_free(&m);
     return rc;
