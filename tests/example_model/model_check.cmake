@@ -5,6 +5,9 @@
 #   MODE=layouts: one run per rank count in NPS (ARGS each time, EXES one executable per build
 #                 to compare, e.g. fused and unfused); every run must print the same h
 #                 fingerprint.
+#   MODE=restart: ARGS run for STEPS steps on NP ranks, then for STEPS / 2 steps and HALF_DAYS
+#                 days (the same dt) writing a restart (-w) in WORKDIR on NP ranks, then resumed from it (-r) for the rest on each rank
+#                 count in NPS: every run's h fingerprint must be the uninterrupted run's.
 # Needs MPIEXEC, NPFLAG, PREFLAGS, POSTFLAGS (FindMPI's variables) and EXE or EXES. Lists
 # (ARGS, NPS, EXES, PREFLAGS, POSTFLAGS) come separated by '|': add_test splits CMake lists.
 cmake_minimum_required(VERSION 3.25)
@@ -14,12 +17,33 @@ endforeach()
 
 function(model_run np exe out)
   execute_process(COMMAND ${MPIEXEC} ${NPFLAG} ${np} ${PREFLAGS} ${exe} ${POSTFLAGS} ${ARGS}
+                          ${ARGN}
                   OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
   message("${o}")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "model_check: ${exe} on ${np} ranks failed (${rc}):\n${e}")
   endif()
   set(${out} "${o}" PARENT_SCOPE)
+endfunction()
+
+# The h fingerprint printed in `text` to `out`, or stop naming `who`.
+function(model_fp text who out)
+  if(NOT text MATCHES "h fingerprint ([0-9a-f]+)")
+    message(FATAL_ERROR "model_check: no fingerprint from ${who}")
+  endif()
+  set(${out} ${CMAKE_MATCH_1} PARENT_SCOPE)
+endfunction()
+
+# A run from restart file `rst` to step STEPS on np ranks must print fingerprint `want`.
+function(model_resume np rst step want)
+  model_run(${np} ${EXE} out -s ${STEPS} -r ${rst})
+  if(NOT out MATCHES "read restart [^\n]* at step ${step} ")
+    message(FATAL_ERROR "model_check: the run on ${np} ranks did not resume at step ${step}")
+  endif()
+  model_fp("${out}" "the run resumed on ${np} ranks" fp)
+  if(NOT fp STREQUAL want)
+    message(FATAL_ERROR "model_check: resumed on ${np} ranks: h ${fp}, not ${want}")
+  endif()
 endfunction()
 
 # A non-negative number printed as 1.2345e-02 to an integer in units of 1e-15 (values above
@@ -136,6 +160,22 @@ elseif(MODE STREQUAL "layouts")
     endforeach()
   endforeach()
   message("model_check: the same h (fingerprint ${first}) on ${NPS} ranks")
+elseif(MODE STREQUAL "restart")
+  math(EXPR half "${STEPS} / 2")
+  string(JOIN "_" to ${NPS})
+  set(rst "${WORKDIR}/restart_${NP}_to_${to}.rst")   # one file per test: tests run in parallel
+  file(REMOVE "${rst}")
+  model_run(${NP} ${EXE} out -s ${STEPS})
+  model_fp("${out}" "the whole run" whole)
+  model_run(${NP} ${EXE} out -s ${half} -d ${HALF_DAYS} -w ${rst})
+  if(NOT EXISTS "${rst}" OR EXISTS "${rst}.tmp")
+    message(FATAL_ERROR "model_check: no ${rst}, or a ${rst}.tmp left")
+  endif()
+  foreach(np IN LISTS NPS)
+    model_resume(${np} ${rst} ${half} ${whole})
+  endforeach()
+  message("model_check: ${STEPS} steps on ${NP} ranks = ${half} + restart + ${half} on ${NPS} "
+          "ranks (fingerprint ${whole})")
 else()
-  message(FATAL_ERROR "model_check: MODE must be norms or layouts")
+  message(FATAL_ERROR "model_check: MODE must be norms, layouts or restart")
 endif()
