@@ -2,6 +2,7 @@
  * test case 1 (model.c): error norms per level on stdout, progress on stderr, h in NetCDF,
  * restarts (restart.c); optionally the same run of the plain-C reference, compared bit for bit. */
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ static const double tc1_alpha[5] = {0.0, 0.05, EM_PI / 2 - 0.05, EM_PI / 2, EM_P
 
 typedef struct opts {
     int n, nz, steps, check, alpha_set;
-    int every;                          /* restart every N steps */
+    int every, kill_after;              /* restart every N steps; test: a rank dies after */
     double days, alpha;
     const char *path, *rin, *rout;      /* NetCDF file, restart to read, restart to write */
 } opts;
@@ -77,6 +78,7 @@ static int parse(int argc, char **argv, opts *o) {
         case 'r': o->rin = v; break;
         case 'w': o->rout = v; break;
         case 'e': o->every = atoi(v); break;
+        case 'k': o->kill_after = atoi(v); break;   /* test: rank size / 2 dies after step v */
         default: return 0;
         }
         k++;
@@ -236,6 +238,11 @@ static int steps(em_model *m, const opts *o, int rank, int s0, double dt) {
         if (o->every && (s + 1) % o->every == 0 && s + 1 < o->steps &&
             write_restart(m, o, rank, s + 1, dt))
             return 1;
+        if (o->kill_after == s + 1 && rank == m->d.size / 2) {
+            fprintf(stderr, "fpo_example_model: rank %d kills itself after step %d (-k)\n", rank,
+                    s + 1);
+            raise(SIGKILL);
+        }
         double t1 = now();
         if (rank == 0 && t1 >= next) {
             double el = t1 - t0;

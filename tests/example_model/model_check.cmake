@@ -8,6 +8,10 @@
 #   MODE=restart: ARGS run for STEPS steps on NP ranks, then for STEPS / 2 steps and HALF_DAYS
 #                 days (the same dt) writing a restart (-w) in WORKDIR on NP ranks, then resumed from it (-r) for the rest on each rank
 #                 count in NPS: every run's h fingerprint must be the uninterrupted run's.
+#   MODE=killed:  ARGS run for STEPS steps on NP ranks; then the same run writing a restart
+#                 every 2 steps (-w in WORKDIR, -e 2) whose rank NP / 2 kills itself after step 5 (-k 5):
+#                 mpiexec must fail within 60 s, the restart must be step 4's, and the run
+#                 resumed from it (-r) must print the uninterrupted run's fingerprint.
 # Needs MPIEXEC, NPFLAG, PREFLAGS, POSTFLAGS (FindMPI's variables) and EXE or EXES. Lists
 # (ARGS, NPS, EXES, PREFLAGS, POSTFLAGS) come separated by '|': add_test splits CMake lists.
 cmake_minimum_required(VERSION 3.25)
@@ -176,6 +180,27 @@ elseif(MODE STREQUAL "restart")
   endforeach()
   message("model_check: ${STEPS} steps on ${NP} ranks = ${half} + restart + ${half} on ${NPS} "
           "ranks (fingerprint ${whole})")
+elseif(MODE STREQUAL "killed")
+  set(rst "${WORKDIR}/restart_killed.rst")
+  file(REMOVE "${rst}" "${rst}.tmp")
+  model_run(${NP} ${EXE} out -s ${STEPS})
+  model_fp("${out}" "the whole run" whole)
+  string(TIMESTAMP t0 "%s")
+  execute_process(COMMAND ${MPIEXEC} ${NPFLAG} ${NP} ${PREFLAGS} ${EXE} ${POSTFLAGS} ${ARGS}
+                          -s ${STEPS} -w ${rst} -e 2 -k 5
+                  OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc TIMEOUT 60)
+  string(TIMESTAMP t1 "%s")
+  math(EXPR took "${t1} - ${t0}")
+  message("${o}${e}")
+  if(rc EQUAL 0 OR NOT rc MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "model_check: the killed run ended with '${rc}' after ${took} s")
+  endif()
+  if(NOT o MATCHES "wrote restart [^\n]* at step 4 " OR o MATCHES "at step 6 ")
+    message(FATAL_ERROR "model_check: the killed run did not stop after step 4's restart")
+  endif()
+  model_resume(${NP} ${rst} 4 ${whole})
+  message("model_check: a rank killed after step 5 ended the job (${rc}) in ${took} s; "
+          "resumed from step 4: fingerprint ${whole}")
 else()
-  message(FATAL_ERROR "model_check: MODE must be norms, layouts or restart")
+  message(FATAL_ERROR "model_check: MODE must be norms, layouts, restart or killed")
 endif()
