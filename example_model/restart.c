@@ -1,6 +1,6 @@
 /* restart.c: the model's state (h of every level and the clock) to and from one file in global
  * cell order, written and read with MPI-IO by every rank, so any layout reads any restart; the
- * writer fills NAME.tmp and renames it, so NAME is always a complete restart or absent. */
+ * writer fills NAME.tmp and renames it, so NAME is always the last complete restart or absent. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,11 +144,12 @@ em_status em_restart_write(const em_model *m, const char *path, int64_t step, do
     MPI_File fh;
     if (MPI_File_open(m->d.comm, tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh) !=
         MPI_SUCCESS)
-        st = fail(err, EM_EIO, path, "cannot create NAME.tmp");
+        st = fail(err, EM_EIO, tmp, "cannot create");
     if ((st = em_model_agree(m, st, err))) return free(buf), st;
     MPI_Offset size = (MPI_Offset)(data_offset(m->nz) + NFIELDS * field_bytes(m));
-    st = MPI_File_set_size(fh, size) ? fail(err, EM_EIO, path, "cannot size NAME.tmp") : EM_OK;
-    if (!st) st = write_all(m, fh, &h, buf, path, err);
+    st = MPI_File_set_size(fh, size) ? fail(err, EM_EIO, tmp, "cannot set its size") : EM_OK;
+    em_status wst = write_all(m, fh, &h, buf, tmp, err);   /* collective: every rank calls */
+    if (!st) st = wst;
     MPI_File_close(&fh);
     free(buf);
     if ((st = em_model_agree(m, st, err))) return st;
@@ -158,7 +159,7 @@ em_status em_restart_write(const em_model *m, const char *path, int64_t step, do
         if (!bad) sync_dir(path);
     }
     MPI_Bcast(&bad, 1, MPI_INT, 0, m->d.comm);
-    return bad ? fail(err, EM_EIO, path, "cannot rename NAME.tmp to NAME") : EM_OK;
+    return bad ? fail(err, EM_EIO, tmp, "cannot rename it to the restart's name") : EM_OK;
 }
 
 /* The header's verdict on this run: the same on every rank (they read the same bytes). */
