@@ -1,6 +1,7 @@
 /* model.c: one rank of the FPO example model: decomposition, grid and fields, the Courant
  * numbers and volume fluxes (program tp_winds), and the time step (program em_step); both
- * programs exchange halos through halo/ on the rank's decomposition. */
+ * programs exchange halos through halo/ on the rank's decomposition. Errors and the fingerprint
+ * of h are agreed over the ranks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,12 +36,23 @@ static fpo_domain domain(const em_model *m) {
     return fpo_halo_domain(&m->d, m->nz);   /* the rank's part of the decomposition */
 }
 
+em_status em_model_agree(const em_model *m, em_status st, em_error *err) {
+    int me = st != EM_OK ? m->d.rank : m->d.size, first = m->d.size, code = st;
+    MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, m->d.comm);
+    if (first == m->d.size) return EM_OK;
+    MPI_Bcast(err->msg, (int)sizeof err->msg, MPI_CHAR, first, m->d.comm);
+    MPI_Bcast(&code, 1, MPI_INT, first, m->d.comm);
+    return code;
+}
+
 /* Courant numbers and volume fluxes (tp_winds) from the stream function's C-grid winds, the
  * shared tile-edge faces and the halos included. */
 static em_status winds(em_model *m, double dt, em_error *err) {
     em_grid *g = &m->g;
     double *psi = calloc(m->np, sizeof *psi);
-    if (!psi) return fail(err, EM_ENOMEM, "winds", "out of memory");
+    em_status st = psi ? EM_OK : fail(err, EM_ENOMEM, "winds", "out of memory");
+    st = em_model_agree(m, st, err);
+    if (st) return free(psi), st;
     for (int k = 0; k < m->nz; k++) {
         em_tc1_psi_corners(g, m->alpha[k], psi);
         em_tc1_cgrid(g, psi, m->uc + k * m->np, m->vc + k * m->np);
@@ -56,11 +68,10 @@ static em_status winds(em_model *m, double dt, em_error *err) {
     fpo_options opt = {.halo = &m->d};
     fpo_error ferr;
     tp_winds *p;
-    em_status st = EM_OK;
     if (tp_winds_open_with(&p, &dom, &f, &opt, &ferr) || tp_winds_run(p, dt, &ferr))
         st = fail(err, EM_EINVAL, "tp_winds", ferr.msg);
     tp_winds_close(p);
-    return st;
+    return em_model_agree(m, st, err);
 }
 
 static em_status alloc_fields(em_model *m) {
@@ -74,8 +85,8 @@ static em_status alloc_fields(em_model *m) {
     return ok ? EM_OK : EM_ENOMEM;
 }
 
-em_status em_model_init(em_model *m, MPI_Comm comm, int n, int nz, const double *alpha,
-                        double dt, em_error *err) {
+/* em_model_init up to the programs: the decomposition (collective), grid and fields. */
+static em_status setup(em_model *m, MPI_Comm comm, int n, int nz, em_error *err) {
     fpo_halo_error herr;
     int size;
     memset(m, 0, sizeof *m);
@@ -95,6 +106,14 @@ em_status em_model_init(em_model *m, MPI_Comm comm, int n, int nz, const double 
     m->nz = nz;
     m->np = em_grid_points(&m->g);
     if (alloc_fields(m)) return fail(err, EM_ENOMEM, "fields", "out of memory");
+    return EM_OK;
+}
+
+em_status em_model_init(em_model *m, MPI_Comm comm, int n, int nz, const double *alpha,
+                        double dt, em_error *err) {
+    em_status st = setup(m, comm, n, nz, err);
+    if (m->d.comm == MPI_COMM_NULL) return st;   /* no decomposition: every rank fails alike */
+    if ((st = em_model_agree(m, st, err))) return st;
     em_grid *g = &m->g;
     for (int k = 0; k < 4; k++) em_sg_point(g, g->sin_sg, k + 1, m->sg[k]);
     for (int k = 0; k < nz; k++) {
@@ -131,6 +150,29 @@ em_status em_model_gather(const em_model *m, const double *f, int level, double 
                                  0, m->d.comm, err);
         if (st) return st;
     }
+    return EM_OK;
+}
+
+/* splitmix64's finaliser: every bit of x moves about half the bits of the result. */
+static uint64_t mix(uint64_t x) {
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+em_status em_model_fingerprint(const em_model *m, const double *f, uint64_t *out, em_error *err) {
+    const em_grid *g = &m->g;
+    uint64_t n = (uint64_t)g->n, sum = 0;
+    for (int k = 0; k < m->nz; k++)
+        for (int j = 0; j < g->ny; j++)
+            for (int i = 0; i < g->nx; i++) {
+                uint64_t cell = (((uint64_t)k * 6 + (uint64_t)g->tile) * n +
+                                 (uint64_t)(g->j0 + j)) * n + (uint64_t)(g->i0 + i), bits;
+                memcpy(&bits, &f[k * m->np + EM_AT(g, i, j)], sizeof bits);
+                sum += mix(bits ^ mix(cell + 0x9e3779b97f4a7c15ull));
+            }
+    if (MPI_Allreduce(&sum, out, 1, MPI_UINT64_T, MPI_SUM, m->d.comm) != MPI_SUCCESS)
+        return fail(err, EM_EMPI, "fingerprint", "MPI_Allreduce failed");
     return EM_OK;
 }
 

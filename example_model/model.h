@@ -30,6 +30,22 @@ em_status em_model_step(em_model *m, em_error *err);
  * every level when level < 0 (nz 6 N N values), on rank 0 (collective). */
 em_status em_model_gather(const em_model *m, const double *f, int level, double *out,
                           em_error *err);
+/* Every rank of a collective step learns whether one failed: all return the status and the
+ * message of the lowest failing rank (collective; one MPI_Allreduce when none failed). */
+em_status em_model_agree(const em_model *m, em_status st, em_error *err);
+/* A fingerprint of f (an array of the model's 3D shape) on every rank: the sum modulo 2^64 over
+ * the compute cells of a hash of the cell's global index ((k * 6 + tile) * N + j) * N + i and
+ * its value's bits, so the same on any layout (collective). */
+em_status em_model_fingerprint(const em_model *m, const double *f, uint64_t *out, em_error *err);
 void em_model_free(em_model *m);  /* collective */
+
+/* restart.c: h of every level and the clock (step, dt) in one file that any layout reads
+ * (format in restart.c and docs/example_model.md). The write fills PATH.tmp and renames it to
+ * PATH; the read refuses a file of another N, nz, dt or alpha, or whose h does not match its
+ * checksum, and leaves the step in *step (collective, every rank returns the same status). */
+em_status em_restart_write(const em_model *m, const char *path, int64_t step, double dt,
+                           em_error *err);
+em_status em_restart_read(em_model *m, const char *path, double dt, int64_t *step,
+                          em_error *err);
 
 #endif

@@ -1,7 +1,8 @@
 /* model_main.c: a command line and MPI ranks to a run of the FPO example model on Williamson
- * test case 1 (model.c): error norms per level on stdout, progress on stderr, h in NetCDF;
- * optionally the same run of the plain-C reference, compared bit for bit. */
+ * test case 1 (model.c): error norms per level on stdout, progress on stderr, h in NetCDF,
+ * restarts (restart.c); optionally the same run of the plain-C reference, compared bit for bit. */
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +20,9 @@ static const double tc1_alpha[5] = {0.0, 0.05, EM_PI / 2 - 0.05, EM_PI / 2, EM_P
 
 typedef struct opts {
     int n, nz, steps, check, alpha_set;
+    int every, kill_after;              /* restart every N steps; test: a rank dies after */
     double days, alpha;
-    const char *path;
+    const char *path, *rin, *rout;      /* NetCDF file, restart to read, restart to write */
 } opts;
 
 static double now(void) {
@@ -47,11 +49,13 @@ static double huge_mb(void) {
 static void usage(void) {
     fprintf(stderr,
             "usage: fpo_example_model [-n N] [-z NZ] [-a ALPHA] [-d DAYS] [-s STEPS] [-f FILE.nc]\n"
-            "                         [-c]\n"
+            "                         [-c] [-r RESTART] [-w RESTART] [-e EVERY]\n"
             "  run with 6 L^2 MPI ranks (layout L x L per tile); N cells per tile edge (24),\n"
             "  NZ levels (5: level k takes test case 1's alpha k mod 5 unless ALPHA is given),\n"
             "  DAYS (12), STEPS (6 N per 12 days), FILE: h of every level at start and end,\n"
-            "  -c: also run the plain-C reference on rank 0 and compare h bit for bit\n");
+            "  -c: also run the plain-C reference on rank 0 and compare h bit for bit,\n"
+            "  -r: resume from RESTART (then DAYS and STEPS still count from day 0),\n"
+            "  -w: write RESTART at the end and, with -e, every EVERY steps\n");
 }
 
 static int parse(int argc, char **argv, opts *o) {
@@ -71,26 +75,23 @@ static int parse(int argc, char **argv, opts *o) {
         case 'd': o->days = atof(v); break;
         case 's': o->steps = atoi(v); break;
         case 'f': o->path = v; break;
+        case 'r': o->rin = v; break;
+        case 'w': o->rout = v; break;
+        case 'e': o->every = atoi(v); break;
+        case 'k': o->kill_after = atoi(v); break;   /* test: rank size / 2 dies after step v */
         default: return 0;
         }
         k++;
     }
     if (o->steps == 0) o->steps = (int)ceil(6.0 * o->n * o->days / 12.0);
-    return o->n >= 6 && o->nz >= 1 && o->steps >= 1 && o->days > 0;
+    return o->n >= 6 && o->nz >= 1 && o->steps >= 1 && o->days > 0 && o->every >= 0 &&
+           (o->rout || !o->every);
 }
 
 /* Print err on this rank's stderr; 1 for the exit status. */
 static int fail(const em_error *err) {
     fprintf(stderr, "fpo_example_model: %s\n", err->msg);
     return 1;
-}
-
-/* FNV-1a over the bytes of n doubles: a fingerprint of h to compare layouts and builds. */
-static uint64_t fingerprint(const double *a, size_t n) {
-    uint64_t x = 1469598103934665603ull;
-    const unsigned char *b = (const unsigned char *)a;
-    for (size_t k = 0; k < n * sizeof *a; k++) x = (x ^ b[k]) * 1099511628211ull;
-    return x;
 }
 
 /* The plain-C reference (fvtp.c) on rank 0, level by level, against the gathered h. */
@@ -201,15 +202,86 @@ static int print_norms(const em_model *m, int rank, double t, int sums) {
     return rc;
 }
 
+/* The plain-C reference's check (-c): h gathered on rank 0, a check for small N only. */
+static int check_gathered(const em_model *m, const opts *o, int rank, double dt) {
+    em_error err;
+    size_t nall = 6 * (size_t)o->n * (size_t)o->n * (size_t)m->nz;
+    double *hall = rank == 0 ? malloc(nall * sizeof *hall) : NULL;
+    int rc = rank == 0 && !hall;
+    MPI_Bcast(&rc, 1, MPI_INT, 0, m->d.comm);
+    if (rc) return fprintf(stderr, "fpo_example_model: out of memory\n"), 1;
+    if (em_model_gather(m, m->q, -1, hall, &err)) rc = fail(&err);
+    if (!rc && rank == 0) rc = check_reference(m, o, dt, hall);
+    free(hall);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, m->d.comm);
+    return rc;
+}
+
+/* The restart of step s (-w), announced on rank 0. */
+static int write_restart(const em_model *m, const opts *o, int rank, int s, double dt) {
+    em_error err;
+    if (em_restart_write(m, o->rout, s, dt, &err)) return rank == 0 ? fail(&err) : 1;
+    if (rank == 0) printf("wrote restart %s at step %d (day %g)\n", o->rout, s, s * dt / 86400.0);
+    return 0;
+}
+
+/* Steps s0 .. o->steps, a restart every o->every steps before the last; a step that fails
+ * on one rank ends the job (the other ranks may wait in an exchange). */
+static int steps(em_model *m, const opts *o, int rank, int s0, double dt) {
+    em_error err;
+    double t0 = now(), next = t0 + 5.0;
+    for (int s = s0; s < o->steps; s++) {
+        if (em_model_step(m, &err)) {
+            fail(&err);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        if (o->every && (s + 1) % o->every == 0 && s + 1 < o->steps &&
+            write_restart(m, o, rank, s + 1, dt))
+            return 1;
+        if (o->kill_after == s + 1 && rank == m->d.size / 2) {
+            fprintf(stderr, "fpo_example_model: rank %d kills itself after step %d (-k)\n", rank,
+                    s + 1);
+            raise(SIGKILL);
+        }
+        double t1 = now();
+        if (rank == 0 && t1 >= next) {
+            double el = t1 - t0;
+            fprintf(stderr, "step %d/%d  day %.2f  elapsed %.1f s  ETA %.1f s\n", s + 1, o->steps,
+                    (s + 1) * dt / 86400.0, el, el / (s + 1 - s0) * (o->steps - s - 1));
+            next = t1 + 5.0;
+        }
+    }
+    return 0;
+}
+
+/* Step s0 of the run: 0, or the restart's (-r) when it is one of this run's steps. */
+static int resume(em_model *m, const opts *o, int rank, double dt, int *s0) {
+    em_error err;
+    int64_t step = 0;
+    *s0 = 0;
+    if (!o->rin) return 0;
+    if (em_restart_read(m, o->rin, dt, &step, &err)) return rank == 0 ? fail(&err) : 1;
+    if (step < 0 || step > o->steps) {
+        if (rank == 0)
+            fprintf(stderr, "fpo_example_model: restart %s is at step %lld, past this run's %d\n",
+                    o->rin, (long long)step, o->steps);
+        return 1;
+    }
+    *s0 = (int)step;
+    if (rank == 0)
+        printf("read restart %s at step %d (day %g)\n", o->rin, *s0, step * dt / 86400.0);
+    return 0;
+}
+
 static int run(const opts *o, int rank) {
     em_model m;
     em_error err;
     double dt = o->days * 86400.0 / o->steps, *alpha = malloc((size_t)o->nz * sizeof *alpha);
     if (!alpha) return fprintf(stderr, "fpo_example_model: out of memory\n"), 1;
     for (int k = 0; k < o->nz; k++) alpha[k] = o->alpha_set ? o->alpha : tc1_alpha[k % 5];
-    int rc = em_model_init(&m, MPI_COMM_WORLD, o->n, o->nz, alpha, dt, &err);
+    int rc = em_model_init(&m, MPI_COMM_WORLD, o->n, o->nz, alpha, dt, &err), s0 = 0;
     free(alpha);
-    if (rc) {
+    if (rc) {   /* every rank returns with the first failing rank's message */
         if (rank == 0) fail(&err);
         em_model_free(&m);
         return 1;
@@ -218,44 +290,27 @@ static int run(const opts *o, int rank) {
         printf("fpo_example_model: N=%d nz=%d ranks=%d (layout %dx%d, %dx%d cells each) hord=%d "
                "steps=%d dt=%.1fs days=%g\n", o->n, m.nz, m.d.size, m.d.layout_x, m.d.layout_y,
                m.g.nx, m.g.ny, EM_MODEL_HORD, o->steps, dt, o->days);
+    if ((rc = resume(&m, o, rank, dt, &s0))) return em_model_free(&m), rc;
     MPI_Barrier(m.d.comm);
-    double t0 = now(), next = t0 + 5.0;
-    for (int s = 0; s < o->steps && !rc; s++) {
-        if ((rc = em_model_step(&m, &err))) {
-            fail(&err);
-            MPI_Abort(MPI_COMM_WORLD, 1);  /* the other ranks may wait in an exchange */
-        }
-        double t1 = now();
-        if (rank == 0 && t1 >= next) {
-            double el = t1 - t0;
-            fprintf(stderr, "step %d/%d  day %.2f  elapsed %.1f s  ETA %.1f s\n", s + 1, o->steps,
-                    (s + 1) * dt / 86400.0, el, el / (s + 1) * (o->steps - s - 1));
-            next = t1 + 5.0;
-        }
-    }
+    double t0 = now();
+    rc = steps(&m, o, rank, s0, dt);
     MPI_Barrier(m.d.comm);
+    int ran = o->steps - s0;
     double elapsed = now() - t0, t_end = o->steps * dt;
-    rc = print_norms(&m, rank, t_end, o->path != NULL);
-    if (rank == 0) {
-        printf("time per step %.3f ms (%d steps, %.2f s)\n", 1e3 * elapsed / o->steps, o->steps,
-               elapsed);
+    if (!rc && o->rout) rc = write_restart(&m, o, rank, o->steps, dt);
+    if (!rc) rc = print_norms(&m, rank, t_end, o->path != NULL);
+    if (!rc && rank == 0) {
+        printf("time per step %.3f ms (%d steps, %.2f s)\n", ran ? 1e3 * elapsed / ran : 0.0,
+               ran, elapsed);
         double mb = huge_mb();
         if (mb >= 0)
             printf("huge pages %.0f MB (rank 0)\n", mb);
     }
     /* a fingerprint of h on every level: the layouts' and builds' bit-identity checks */
-    size_t nall = 6 * (size_t)o->n * (size_t)o->n * (size_t)m.nz;
-    double *hall = rank == 0 ? malloc(nall * sizeof *hall) : NULL;
-    int bad = rank == 0 && !hall;
-    MPI_Bcast(&bad, 1, MPI_INT, 0, m.d.comm);
-    if (bad) rc = (fprintf(stderr, "fpo_example_model: out of memory\n"), 1);
-    if (!rc && em_model_gather(&m, m.q, -1, hall, &err)) rc = fail(&err);
-    if (!rc && rank == 0) {
-        printf("h fingerprint %016llx\n", (unsigned long long)fingerprint(hall, nall));
-        if (o->check) rc = check_reference(&m, o, dt, hall);
-    }
-    free(hall);
-    MPI_Bcast(&rc, 1, MPI_INT, 0, m.d.comm);
+    uint64_t fp = 0;
+    if (!rc && em_model_fingerprint(&m, m.q, &fp, &err)) rc = fail(&err);
+    if (!rc && rank == 0) printf("h fingerprint %016llx\n", (unsigned long long)fp);
+    if (!rc && o->check) rc = check_gathered(&m, o, rank, dt);
     if (!rc && o->path) rc = write_nc(&m, o, rank, t_end);
     em_model_free(&m);
     return rc;

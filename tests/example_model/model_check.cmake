@@ -5,6 +5,13 @@
 #   MODE=layouts: one run per rank count in NPS (ARGS each time, EXES one executable per build
 #                 to compare, e.g. fused and unfused); every run must print the same h
 #                 fingerprint.
+#   MODE=restart: ARGS run for STEPS steps on NP ranks, then for STEPS / 2 steps and HALF_DAYS
+#                 days (the same dt) writing a restart (-w) in WORKDIR on NP ranks, then resumed from it (-r) for the rest on each rank
+#                 count in NPS: every run's h fingerprint must be the uninterrupted run's.
+#   MODE=killed:  ARGS run for STEPS steps on NP ranks; then the same run writing a restart
+#                 every 2 steps (-w in WORKDIR, -e 2) whose rank NP / 2 kills itself after step 5 (-k 5):
+#                 mpiexec must fail within 60 s, the restart must be step 4's, and the run
+#                 resumed from it (-r) must print the uninterrupted run's fingerprint.
 # Needs MPIEXEC, NPFLAG, PREFLAGS, POSTFLAGS (FindMPI's variables) and EXE or EXES. Lists
 # (ARGS, NPS, EXES, PREFLAGS, POSTFLAGS) come separated by '|': add_test splits CMake lists.
 cmake_minimum_required(VERSION 3.25)
@@ -14,12 +21,33 @@ endforeach()
 
 function(model_run np exe out)
   execute_process(COMMAND ${MPIEXEC} ${NPFLAG} ${np} ${PREFLAGS} ${exe} ${POSTFLAGS} ${ARGS}
+                          ${ARGN}
                   OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
   message("${o}")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "model_check: ${exe} on ${np} ranks failed (${rc}):\n${e}")
   endif()
   set(${out} "${o}" PARENT_SCOPE)
+endfunction()
+
+# The h fingerprint printed in `text` to `out`, or stop naming `who`.
+function(model_fp text who out)
+  if(NOT text MATCHES "h fingerprint ([0-9a-f]+)")
+    message(FATAL_ERROR "model_check: no fingerprint from ${who}")
+  endif()
+  set(${out} ${CMAKE_MATCH_1} PARENT_SCOPE)
+endfunction()
+
+# A run from restart file `rst` to step STEPS on np ranks must print fingerprint `want`.
+function(model_resume np rst step want)
+  model_run(${np} ${EXE} out -s ${STEPS} -r ${rst})
+  if(NOT out MATCHES "read restart [^\n]* at step ${step} ")
+    message(FATAL_ERROR "model_check: the run on ${np} ranks did not resume at step ${step}")
+  endif()
+  model_fp("${out}" "the run resumed on ${np} ranks" fp)
+  if(NOT fp STREQUAL want)
+    message(FATAL_ERROR "model_check: resumed on ${np} ranks: h ${fp}, not ${want}")
+  endif()
 endfunction()
 
 # A non-negative number printed as 1.2345e-02 to an integer in units of 1e-15 (values above
@@ -136,6 +164,43 @@ elseif(MODE STREQUAL "layouts")
     endforeach()
   endforeach()
   message("model_check: the same h (fingerprint ${first}) on ${NPS} ranks")
+elseif(MODE STREQUAL "restart")
+  math(EXPR half "${STEPS} / 2")
+  string(JOIN "_" to ${NPS})
+  set(rst "${WORKDIR}/restart_${NP}_to_${to}.rst")   # one file per test: tests run in parallel
+  file(REMOVE "${rst}")
+  model_run(${NP} ${EXE} out -s ${STEPS})
+  model_fp("${out}" "the whole run" whole)
+  model_run(${NP} ${EXE} out -s ${half} -d ${HALF_DAYS} -w ${rst})
+  if(NOT EXISTS "${rst}" OR EXISTS "${rst}.tmp")
+    message(FATAL_ERROR "model_check: no ${rst}, or a ${rst}.tmp left")
+  endif()
+  foreach(np IN LISTS NPS)
+    model_resume(${np} ${rst} ${half} ${whole})
+  endforeach()
+  message("model_check: ${STEPS} steps on ${NP} ranks = ${half} + restart + ${half} on ${NPS} "
+          "ranks (fingerprint ${whole})")
+elseif(MODE STREQUAL "killed")
+  set(rst "${WORKDIR}/restart_killed.rst")
+  file(REMOVE "${rst}" "${rst}.tmp")
+  model_run(${NP} ${EXE} out -s ${STEPS})
+  model_fp("${out}" "the whole run" whole)
+  string(TIMESTAMP t0 "%s")
+  execute_process(COMMAND ${MPIEXEC} ${NPFLAG} ${NP} ${PREFLAGS} ${EXE} ${POSTFLAGS} ${ARGS}
+                          -s ${STEPS} -w ${rst} -e 2 -k 5
+                  OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc TIMEOUT 60)
+  string(TIMESTAMP t1 "%s")
+  math(EXPR took "${t1} - ${t0}")
+  message("${o}${e}")
+  if(rc EQUAL 0 OR NOT rc MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "model_check: the killed run ended with '${rc}' after ${took} s")
+  endif()
+  if(NOT o MATCHES "wrote restart [^\n]* at step 4 " OR o MATCHES "at step 6 ")
+    message(FATAL_ERROR "model_check: the killed run did not stop after step 4's restart")
+  endif()
+  model_resume(${NP} ${rst} 4 ${whole})
+  message("model_check: a rank killed after step 5 ended the job (${rc}) in ${took} s; "
+          "resumed from step 4: fingerprint ${whole}")
 else()
-  message(FATAL_ERROR "model_check: MODE must be norms or layouts")
+  message(FATAL_ERROR "model_check: MODE must be norms, layouts, restart or killed")
 endif()
