@@ -1428,7 +1428,8 @@ static void emit_halo(Emit *e, Prog *pg, Node *h, const Build *bd) {
     buf_add(b, "}\n");
 }
 
-/* open: one plan per update and edge sync, built once (collective over the decomposition). */
+/* open: one plan per update and edge sync, built once by each rank alone (open then agrees
+ * in its one collective whether every rank built its plans). */
 static void emit_halo_plans(Buf *b, Prog *pg, Node *n, const Build *bd) {
     for (; n; n = n->next) {
         emit_halo_plans(b, pg, n->body, bd);
