@@ -940,7 +940,7 @@ static Loc writer_loc(Sched *s, Unit *u, int slot) {
 
 /* "file:line" of l, for the inside of a printf format (fpo_c_fmt). */
 static const char *where(Loc l) {
-    return fpo_c_fmt(fpo_fmt("%s:%d", l.file ? l.file->path : "?", l.line));
+    return fpo_c_fmt(fpo_fmt("%s:%d", fpo_loc_path(l), l.line));
 }
 
 static void emit_find(Buf *b, Sched *s, Unit *u, int x, const char *fn, const char *what) {
@@ -1061,7 +1061,7 @@ void fpo_emit_decls(Buf *b, Sched *s) {
             Unit *u = &s->blocks[k].u[s->blocks[k].g[g].first];
             Loc l = u->stage->loc;
             buf_printf(b, "\n    \"%s (%s:%d)%s\",", u->st->name,
-                       fpo_c_str(l.file ? l.file->path : "?"), l.line,
+                       fpo_c_str(fpo_loc_path(l)), l.line,
                        s->blocks[k].g[g].count > 1 ? " and after" : "");
         }
     buf_add(b, "\n    NULL};\n");
