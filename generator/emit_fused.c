@@ -24,46 +24,50 @@ static void closes(Buf *b, int depth, int n) {
 
 /* ---- the C names of the slots ---- */
 
-/* Whether `name` is the C name of a scalar in inlined code: a scalar of the program or a local
- * of a stencil it calls (their names share run's scope with the slots'). */
-static bool scalar_named(Ir *ir, const char *name) {
+static int mark;   /* the value of a StrMap used as a set */
+
+/* Every slot's C name in inlined code: its .fpo name (as fpo_c_name writes it), so that
+ * debuggers and profilers show the model's names. Where a scalar in run's scope (a scalar of
+ * the program, a local of a stencil it calls) or an earlier slot has that name (two stencils'
+ * temporaries, say), the first NAME_0, NAME_1, ... that no scalar, no slot's own name and no
+ * earlier choice has. Linear in the names: sets, and a counter per name. */
+static void name_slots(Sched *s) {
+    Ir *ir = s->ir;
+    StrMap scalars = {0}, own = {0}, taken = {0}, next = {0};
     for (int i = 0; i < ir->nparams; i++)
-        if (ir->params[i]->ax == AX_SCALAR && !strcmp(fpo_c_name(ir->params[i]->name), name))
-            return true;
+        if (ir->params[i]->ax == AX_SCALAR)
+            strmap_put(&scalars, fpo_c_name(ir->params[i]->name), &mark);
     for (int i = 0; i < ir->nscalars; i++)
-        if (!strcmp(fpo_c_name(ir->scalars[i]->name), name))
-            return true;
+        strmap_put(&scalars, fpo_c_name(ir->scalars[i]->name), &mark);
     for (int k = 0; k < ir->nstencils; k++)
         for (int i = 0; i < ir->stencils[k]->nlocals; i++)
-            if (!strcmp(fpo_c_name(ir->stencils[k]->locals[i]->name), name))
-                return true;
-    return false;
-}
-
-/* Whether `name` is taken for slot y: by a scalar, by an earlier slot's C name, or (`all`) by
- * any slot's own name. */
-static bool slot_name_taken(Sched *s, int y, const char *name, bool all) {
-    if (scalar_named(s->ir, name))
-        return true;
-    for (int z = 0; z < (all ? s->nslots : y); z++)
-        if (!strcmp(z < y ? s->cnames[z] : fpo_c_name(s->slots[z]->name), name))
-            return true;
-    return false;
-}
-
-/* Slot x's C name in inlined code: its .fpo name (as fpo_c_name writes it), so that
- * debuggers and profilers show the model's names; where that is taken (two stencils'
- * temporaries of one name, say), the first free NAME_0, NAME_1, ... */
-static const char *slot_name(Sched *s, int x) {
-    if (!s->cnames) {
-        s->cnames = fpo_new(sizeof(char *) * (size_t)(s->nslots + 1));
-        for (int y = 0; y < s->nslots; y++) {
-            const char *base = fpo_c_name(s->slots[y]->name), *name = base;
-            for (int n = 0; slot_name_taken(s, y, name, n > 0); n++)
-                name = fpo_fmt("%s_%d", base, n);
-            s->cnames[y] = name;
+            strmap_put(&scalars, fpo_c_name(ir->stencils[k]->locals[i]->name), &mark);
+    s->cnames = fpo_new(sizeof(char *) * (size_t)(s->nslots + 1));
+    for (int y = 0; y < s->nslots; y++)
+        s->cnames[y] = fpo_c_name(s->slots[y]->name);
+    for (int y = 0; y < s->nslots; y++)
+        strmap_put(&own, s->cnames[y], &mark);
+    for (int y = 0; y < s->nslots; y++) {
+        const char *base = s->cnames[y], *name = base;
+        int *n = strmap_get(&next, base);
+        if (strmap_get(&scalars, name) || strmap_get(&taken, name)) {
+            if (!n) {
+                n = fpo_new(sizeof *n);
+                strmap_put(&next, base, n);
+            }
+            do
+                name = fpo_fmt("%s_%d", base, (*n)++);
+            while (strmap_get(&scalars, name) || strmap_get(&taken, name) ||
+                   strmap_get(&own, name));
         }
+        s->cnames[y] = name;
+        strmap_put(&taken, name, &mark);
     }
+}
+
+static const char *slot_name(Sched *s, int x) {
+    if (!s->cnames)
+        name_slots(s);
     return s->cnames[x];
 }
 
