@@ -1,5 +1,6 @@
-/* source.c: takes paths, gives their text loaded once per real path; reports errors as
- * `file:line:col: error: msg` with the source line and a caret. */
+/* source.c: takes paths, gives their text loaded once per real path and the paths as the
+ * outputs write them (--prefix-map); reports errors as `file:line:col: error: msg` with the
+ * source line and a caret. */
 #include "fpo.h"
 
 #include <errno.h>
