@@ -192,6 +192,20 @@ function(fpo_add_program name)
     list(APPEND args --instrument "${check}")
   endforeach()
 
+  # Source paths in the generated code relative to the top source and build directories (the
+  # build's map last: it wins where the build is inside the sources), so that checkouts at
+  # different paths generate the same bytes; FPO_PREFIX_MAP (OLD=NEW...) replaces these maps.
+  if(DEFINED FPO_PREFIX_MAP)
+    set(maps ${FPO_PREFIX_MAP})
+  else()
+    file(REAL_PATH "${CMAKE_SOURCE_DIR}" top_src)
+    file(REAL_PATH "${CMAKE_BINARY_DIR}" top_bin)
+    set(maps "${top_src}/=" "${top_bin}/=")
+  endif()
+  foreach(map IN LISTS maps)
+    list(APPEND args --prefix-map "${map}")
+  endforeach()
+
   # Configure time: ask the generator what it will write and which files it reads.
   _fpo_plan_generator(plan_gen)
   set(plan "${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${name}.fpo-plan.cmake")

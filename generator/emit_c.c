@@ -140,7 +140,7 @@ const char *fpo_c_comment(const char *text) {
 static void line_directive(Emit *e, Loc loc) {
     if (!loc.file || loc.line <= 0)
         return;
-    buf_printf(e->b, "#line %d \"%s\"\n", loc.line, fpo_c_str(loc.file->path));
+    buf_printf(e->b, "#line %d \"%s\"\n", loc.line, fpo_c_str(fpo_loc_path(loc)));
 }
 
 /* ---- expressions ---- */
@@ -199,7 +199,7 @@ static bool emit_klev_open(Emit *e, Node *n) {
     const char *f = fpo_array_of(s, x);
     VPUSH(s->ksites, s->nksites,
           fpo_fmt("'%s' by stencil '%s' at %s:%d:%d", n->var->slot_of->name, e->st->name,
-                  n->loc.file ? n->loc.file->path : "?", n->loc.line, n->loc.col));
+                  fpo_loc_path(n->loc), n->loc.line, n->loc.col));
     buf_printf(e->b, "fpo_klev_(&fpo_kout, %d, %s.lo[2], %s.hi[2], i, j, k, ", s->nksites, f, f);
     return true;
 }
@@ -1125,7 +1125,7 @@ static void emit_stencil(Emit *e, Decl *s, StencilInfo *si) {
     Buf *b = e->b;
     e->st = s;
     buf_printf(b, "\n/* stencil %s (%s:%d) */\nstatic void stencil_%s(", s->name,
-               fpo_c_comment(s->loc.file ? s->loc.file->path : "?"), s->loc.line, s->name);
+               fpo_c_comment(fpo_loc_path(s->loc)), s->loc.line, s->name);
     for (int i = 0; i < s->nparams; i++) {
         Var *v = s->params[i];
         if (v->ax == AX_SCALAR)
@@ -1304,7 +1304,7 @@ static const char *halo_text(Node *h) {
         }
         buf_printf(&b, "%s%s", a->var->name, a->next ? ", " : "");
     }
-    buf_printf(&b, ") at %s:%d", h->loc.file ? h->loc.file->path : "?", h->loc.line);
+    buf_printf(&b, ") at %s:%d", fpo_loc_path(h->loc), h->loc.line);
     return b.s;
 }
 
@@ -1564,7 +1564,7 @@ static void emit_fill_size_check(Buf *b, Prog *pg, Node *n) {
 /* A callback may touch every compute point of the fields it is given. */
 static void emit_callback_needs(Buf *b, Prog *pg, Node *n) {
     buf_printf(b, "    /* callback %s (%s:%d) */\n", n->decl->name,
-               fpo_c_comment(n->loc.file ? n->loc.file->path : "?"), n->loc.line);
+               fpo_c_comment(fpo_loc_path(n->loc)), n->loc.line);
     for (int i = 0; i < n->decl->nparams; i++) {
         Var *v = n->decl->params[i];
         if (v->ax == AX_SCALAR)
@@ -1787,7 +1787,7 @@ static void emit_needs(Buf *b, Prog *pg, Node *n) {
             Decl *s = st->decl;
             StencilInfo *si = fpo_extent(s);
             buf_printf(b, "    /* %s (%s:%d) */", s->name,
-                       fpo_c_comment(st->loc.file ? st->loc.file->path : "?"), st->loc.line);
+                       fpo_c_comment(fpo_loc_path(st->loc)), st->loc.line);
             Buf call = {0};
             StrMap lines = {0};
             for (int x = 0; x < s->nparams + s->ntemps; x++) {

@@ -118,7 +118,7 @@ static const char *nest_kernel(Cu *c, Unit *u, Node *body, bool column) {
     VPUSH(c->made, c->nmade, (char *)name);
     Buf *b = &c->kernels;
     buf_printf(b, "\n/* stencil %s (%s:%d), computation %d, interval %d%s */\n", s->name,
-               s->loc.file ? s->loc.file->path : "?", s->loc.line, u->comp + 1, u->iv + 1,
+               fpo_loc_path(s->loc), s->loc.line, u->comp + 1, u->iv + 1,
                column ? ": a thread a column" : "");
     buf_printf(b, "static __global__ void %s(", name);
     for (int i = 0; i < s->nparams; i++) {
@@ -182,7 +182,7 @@ static void nest_args(Cu *c, Buf *b, Unit *u) {
 }
 
 static const char *what(Decl *s, Loc at) {
-    return fpo_c_string(fpo_fmt("stencil %s (%s:%d)", s->name, at.file ? at.file->path : "?",
+    return fpo_c_string(fpo_fmt("stencil %s (%s:%d)", s->name, fpo_loc_path(at),
                                 at.line));
 }
 
@@ -497,7 +497,7 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         last->next = NULL;
         Margin *m = &g->m[i];
         buf_printf(k, "    {   /* %s (%s:%d): the tile widened by i -%lld..+%lld, j -%lld..+%lld */\n",
-                   st->name, u->stage->loc.file ? u->stage->loc.file->path : "?",
+                   st->name, fpo_loc_path(u->stage->loc),
                    u->stage->loc.line, (long long)m->lo[0], (long long)m->hi[0],
                    (long long)m->lo[1], (long long)m->hi[1]);
         buf_printf(k, "        const int64_t fpo_a = fpo_ti0 - %lld > fpo_ib%d ? fpo_ti0 - %lld : "

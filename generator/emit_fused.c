@@ -23,6 +23,55 @@ static void closes(Buf *b, int depth, int n) {
     }
 }
 
+/* ---- the C names of the slots ---- */
+
+static int mark;   /* the value of a StrMap used as a set */
+
+/* Every slot's C name in inlined code: its .fpo name (as fpo_c_name writes it), so that
+ * debuggers and profilers show the model's names. Where a scalar in run's scope (a scalar of
+ * the program, a local of a stencil it calls) or an earlier slot has that name (two stencils'
+ * temporaries, say), the first NAME_0, NAME_1, ... that no scalar, no slot's own name and no
+ * earlier choice has. Linear in the names: sets, and a counter per name. */
+static void name_slots(Sched *s) {
+    Ir *ir = s->ir;
+    StrMap scalars = {0}, own = {0}, taken = {0}, next = {0};
+    for (int i = 0; i < ir->nparams; i++)
+        if (ir->params[i]->ax == AX_SCALAR)
+            strmap_put(&scalars, fpo_c_name(ir->params[i]->name), &mark);
+    for (int i = 0; i < ir->nscalars; i++)
+        strmap_put(&scalars, fpo_c_name(ir->scalars[i]->name), &mark);
+    for (int k = 0; k < ir->nstencils; k++)
+        for (int i = 0; i < ir->stencils[k]->nlocals; i++)
+            strmap_put(&scalars, fpo_c_name(ir->stencils[k]->locals[i]->name), &mark);
+    s->cnames = fpo_new(sizeof(char *) * (size_t)(s->nslots + 1));
+    for (int y = 0; y < s->nslots; y++)
+        s->cnames[y] = fpo_c_name(s->slots[y]->name);
+    for (int y = 0; y < s->nslots; y++)
+        strmap_put(&own, s->cnames[y], &mark);
+    for (int y = 0; y < s->nslots; y++) {
+        const char *base = s->cnames[y], *name = base;
+        int *n = strmap_get(&next, base);
+        if (strmap_get(&scalars, name) || strmap_get(&taken, name)) {
+            if (!n) {
+                n = fpo_new(sizeof *n);
+                strmap_put(&next, base, n);
+            }
+            do
+                name = fpo_fmt("%s_%d", base, (*n)++);
+            while (strmap_get(&scalars, name) || strmap_get(&taken, name) ||
+                   strmap_get(&own, name));
+        }
+        s->cnames[y] = name;
+        strmap_put(&taken, name, &mark);
+    }
+}
+
+static const char *slot_name(Sched *s, int x) {
+    if (!s->cnames)
+        name_slots(s);
+    return s->cnames[x];
+}
+
 /* ---- statements of a nest, with the call's names replaced ---- */
 
 typedef struct Sub {
@@ -223,7 +272,7 @@ static void iloop_plain(Buf *b, Points *ps, const char *ib, const char *ie, int 
 }
 
 /* ... and where it writes streamed slots (pass_stream): when open found one of them too large
- * for the caches, the loop writes their rows to buffers (each slot's alias fpo_s<x>, J and K
+ * for the caches, the loop writes their rows to buffers (each slot's alias fpo_s_<name>, J and K
  * strides 0) that fpo_stream_row_ then copies out, past the caches for those open chose;
  * otherwise the plain loop. */
 static void iloop(Buf *b, Points *ps, const char *ib, const char *ie, int depth) {
@@ -247,29 +296,30 @@ static void iloop(Buf *b, Points *ps, const char *ib, const char *ie, int depth)
     for (int e = 0; e < ns; e++) {
         int x = sx[e];
         Var *v = s->slots[x];
-        const char *t = fpo_c_type(v->dt);
+        const char *t = fpo_c_type(v->dt), *n = slot_name(s, x);
         ind(b, depth + 1);
-        buf_printf(b, "%s fpo_sb%d[fpo_sn > 0 ? fpo_sn : 1];\n", t, x);
+        buf_printf(b, "%s fpo_sb_%s[fpo_sn > 0 ? fpo_sn : 1];\n", t, n);
         ind(b, depth + 1);
-        buf_printf(b, "%s *const fpo_s%d = fpo_sb%d - (%s);\n", t, x, x, ib);
+        buf_printf(b, "%s *const fpo_s_%s = fpo_sb_%s - (%s);\n", t, n, n, ib);
         ind(b, depth + 1);
-        buf_printf(b, "const int64_t fpo_sj_fpo_s%d = 0, fpo_sk_fpo_s%d = 0;\n", x, x);
+        buf_printf(b, "const int64_t fpo_sj_fpo_s_%s = 0, fpo_sk_fpo_s_%s = 0;\n", n, n);
         ind(b, depth + 1);
-        buf_printf(b, "fpo_stream_ends_(&fpo_v%d[(%s) + j * fpo_sj_fpo_v%d + k * fpo_sk_fpo_v%d], "
-                      "sizeof fpo_sb%d[0] * (size_t)fpo_sn, p->stream[%d]);\n",
-                   x, ib, x, x, x, x);
+        buf_printf(b, "fpo_stream_ends_(&%s[(%s) + j * fpo_sj_%s + k * fpo_sk_%s], "
+                      "sizeof fpo_sb_%s[0] * (size_t)fpo_sn, p->stream[%d]);\n",
+                   n, ib, n, n, n, x);
         saved[e] = ps->m->alias[x];
-        ps->m->alias[x] = new_var(fpo_fmt("fpo_s%d", x), v->loc, VK_TEMP, v->dt, v->ax);
+        ps->m->alias[x] = new_var(fpo_fmt("fpo_s_%s", n), v->loc, VK_TEMP, v->dt, v->ax);
         ps->m->alias[x]->slot_of = v, ps->m->alias[x]->slot = x;
     }
     iloop_plain(b, ps, ib, ie, depth + 1);
     for (int e = 0; e < ns; e++) {
         int x = sx[e];
+        const char *n = slot_name(s, x);
         ps->m->alias[x] = saved[e];
         ind(b, depth + 1);
-        buf_printf(b, "fpo_stream_row_(&fpo_v%d[(%s) + j * fpo_sj_fpo_v%d + k * fpo_sk_fpo_v%d], "
-                      "fpo_sb%d, sizeof fpo_sb%d[0] * (size_t)fpo_sn, p->stream[%d]);\n",
-                   x, ib, x, x, x, x, x);
+        buf_printf(b, "fpo_stream_row_(&%s[(%s) + j * fpo_sj_%s + k * fpo_sk_%s], "
+                      "fpo_sb_%s, sizeof fpo_sb_%s[0] * (size_t)fpo_sn, p->stream[%d]);\n",
+                   n, ib, n, n, n, n, x);
     }
     ind(b, depth);
     buf_add(b, "} else {\n");
@@ -487,18 +537,18 @@ static void plane_views(Buf *b, Sched *s, Block *bl, FGroup *G, int depth) {
     for (int x = s->nfparams; x < s->nslots; x++) {
         if (s->store[x] != SK_PLANE || !groups_touch(bl, G, 1, x))
             continue;
-        const char *t = fpo_c_type(s->slots[x]->dt);
+        const char *t = fpo_c_type(s->slots[x]->dt), *n = slot_name(s, x);
         ind(b, depth);
-        buf_printf(b, "const int64_t fpo_sj_fpo_v%d = p->hi[%d][0] - p->lo[%d][0];\n", x, x, x);
+        buf_printf(b, "const int64_t fpo_sj_%s = p->hi[%d][0] - p->lo[%d][0];\n", n, x, x);
         ind(b, depth);
         if (s->ring[x])   /* a ring of rows: row j at j & (rows - 1) */
-            buf_printf(b, "%s *restrict fpo_v%d = (%s *)FPO_MINE(p, %d) - p->lo[%d][0];   "
+            buf_printf(b, "%s *restrict %s = (%s *)FPO_MINE(p, %d) - p->lo[%d][0];   "
                           "/* ring of %d rows */\n",
-                       t, x, t, x, x, s->ring[x]);
+                       t, n, t, x, x, s->ring[x]);
         else
-            buf_printf(b, "%s *restrict fpo_v%d = (%s *)FPO_MINE(p, %d) - (p->lo[%d][0] + "
-                          "p->lo[%d][1] * fpo_sj_fpo_v%d);\n",
-                       t, x, t, x, x, x, x);
+            buf_printf(b, "%s *restrict %s = (%s *)FPO_MINE(p, %d) - (p->lo[%d][0] + "
+                          "p->lo[%d][1] * fpo_sj_%s);\n",
+                       t, n, t, x, x, x, n);
     }
 }
 
@@ -546,8 +596,8 @@ static void fused_loop(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l, co
         for (int i = 0; i < G->count; i++)
             here |= u0[i].loop == l && fpo_unit_acc(&u0[i], x);
         if (here)
-            buf_printf(&pre, "%s fpo_v%d = 0;\n(void)fpo_v%d;\n", fpo_c_type(s->slots[x]->dt), x,
-                       x);
+            buf_printf(&pre, "%s %s = 0;\n(void)%s;\n", fpo_c_type(s->slots[x]->dt),
+                       slot_name(s, x), slot_name(s, x));
     }
     Points ps = {.m = m, .pre = pre.s};
     for (int i = 0; i < G->count; i++) {
@@ -645,48 +695,49 @@ static void strip_views(Buf *b, Sched *s, Block *bl, FGroup *g0, int ng, bool bl
         if (s->store[x] != SK_STRIP || !groups_touch(bl, g0, ng, x))
             continue;
         const char *t = fpo_c_type(s->slots[x]->dt), *f = fpo_fmt("p->tmp[%d]", x - s->nfparams);
+        const char *n = slot_name(s, x);
         if (s->kring[x]) {   /* row j of level k at (j - fpo_j0) * sj + (k & (levels - 1)) * sk */
             ind(b, depth);
-            buf_printf(b, "const int64_t fpo_sj_fpo_v%d = %s, fpo_sk_fpo_v%d = %s;\n", x,
-                       block ? fpo_fmt("p->hi[%d][0] - p->lo[%d][0]", x, x) : "0", x,
-                       block ? fpo_fmt("%d * fpo_sj_fpo_v%d", COLUMN_ROWS, x)
+            buf_printf(b, "const int64_t fpo_sj_%s = %s, fpo_sk_%s = %s;\n", n,
+                       block ? fpo_fmt("p->hi[%d][0] - p->lo[%d][0]", x, x) : "0", n,
+                       block ? fpo_fmt("%d * fpo_sj_%s", COLUMN_ROWS, n)
                              : fpo_fmt("p->hi[%d][0] - p->lo[%d][0]", x, x));
             ind(b, depth);
-            buf_printf(b, "%s *restrict fpo_v%d = (%s *)FPO_MINE(p, %d) - (p->lo[%d][0]%s);   "
+            buf_printf(b, "%s *restrict %s = (%s *)FPO_MINE(p, %d) - (p->lo[%d][0]%s);   "
                           "/* a ring of %d levels */\n",
-                       t, x, t, x, x, block ? fpo_fmt(" + fpo_j0 * fpo_sj_fpo_v%d", x) : "",
+                       t, n, t, x, x, block ? fpo_fmt(" + fpo_j0 * fpo_sj_%s", n) : "",
                        s->kring[x]);
             continue;
         }
         if (s->ring[x]) {   /* row j of level k at (j & (rows - 1)) * sj + k * sk */
             ind(b, depth);
-            buf_printf(b, "const int64_t fpo_sj_fpo_v%d = p->hi[%d][0] - p->lo[%d][0], "
-                          "fpo_sk_fpo_v%d = %d * fpo_sj_fpo_v%d;\n", x, x, x, x, s->ring[x], x);
+            buf_printf(b, "const int64_t fpo_sj_%s = p->hi[%d][0] - p->lo[%d][0], "
+                          "fpo_sk_%s = %d * fpo_sj_%s;\n", n, x, x, n, s->ring[x], n);
             ind(b, depth);
-            buf_printf(b, "%s *restrict fpo_v%d = (%s *)FPO_MINE(p, %d) - (p->lo[%d][0] + "
-                          "p->lo[%d][2] * fpo_sk_fpo_v%d);   /* ring of %d rows of every level */\n",
-                       t, x, t, x, x, x, x, s->ring[x]);
+            buf_printf(b, "%s *restrict %s = (%s *)FPO_MINE(p, %d) - (p->lo[%d][0] + "
+                          "p->lo[%d][2] * fpo_sk_%s);   /* ring of %d rows of every level */\n",
+                       t, n, t, x, x, x, n, s->ring[x]);
             continue;
         }
         ind(b, depth);
         buf_printf(b, "const int fpo_strip%d = nz >= %d;\n", x, s->strip_nz[x]);
         ind(b, depth);
         if (block)   /* row j of level k at (j - fpo_j0) * sj + k * sk */
-            buf_printf(b, "const int64_t fpo_sj_fpo_v%d = fpo_strip%d ? p->hi[%d][0] - p->lo[%d][0] "
-                          ": %s.stride[1], fpo_sk_fpo_v%d = fpo_strip%d ? %d * fpo_sj_fpo_v%d : "
+            buf_printf(b, "const int64_t fpo_sj_%s = fpo_strip%d ? p->hi[%d][0] - p->lo[%d][0] "
+                          ": %s.stride[1], fpo_sk_%s = fpo_strip%d ? %d * fpo_sj_%s : "
                           "%s.stride[2];\n",
-                       x, x, x, x, f, x, x, COLUMN_ROWS, x, f);
+                       n, x, x, x, f, n, x, COLUMN_ROWS, n, f);
         else
-            buf_printf(b, "const int64_t fpo_sj_fpo_v%d = fpo_strip%d ? 0 : %s.stride[1], "
-                          "fpo_sk_fpo_v%d = fpo_strip%d ? p->hi[%d][0] - p->lo[%d][0] : "
+            buf_printf(b, "const int64_t fpo_sj_%s = fpo_strip%d ? 0 : %s.stride[1], "
+                          "fpo_sk_%s = fpo_strip%d ? p->hi[%d][0] - p->lo[%d][0] : "
                           "%s.stride[2];\n",
-                       x, x, f, x, x, x, x, f);
+                       n, x, f, n, x, x, x, f);
         ind(b, depth);
-        buf_printf(b, "%s *restrict fpo_v%d = fpo_strip%d ? (%s *)FPO_MINE(p, %d) - (p->lo[%d][0] + "
-                      "p->lo[%d][2] * fpo_sk_fpo_v%d%s) : (%s *)%s.data - (%s.lo[0] + %s.lo[1] * "
-                      "fpo_sj_fpo_v%d + %s.lo[2] * fpo_sk_fpo_v%d);\n",
-                   t, x, x, t, x, x, x, x, block ? fpo_fmt(" + fpo_j0 * fpo_sj_fpo_v%d", x) : "",
-                   t, f, f, f, x, f, x);
+        buf_printf(b, "%s *restrict %s = fpo_strip%d ? (%s *)FPO_MINE(p, %d) - (p->lo[%d][0] + "
+                      "p->lo[%d][2] * fpo_sk_%s%s) : (%s *)%s.data - (%s.lo[0] + %s.lo[1] * "
+                      "fpo_sj_%s + %s.lo[2] * fpo_sk_%s);\n",
+                   t, n, x, t, x, x, x, n, block ? fpo_fmt(" + fpo_j0 * fpo_sj_%s", n) : "",
+                   t, f, f, f, n, f, n);
     }
 }
 
@@ -875,7 +926,7 @@ static Var **aliases(Sched *s) {
         Var *v = s->slots[x];
         Axes ax = s->store[x] == SK_PLANE ? AX_IJ : s->store[x] == SK_SCALAR ? AX_SCALAR : v->ax;
         /* a strip is a 3D view with J stride 0 (or the array itself, for small nz) */
-        a[x] = new_var(fpo_fmt("fpo_v%d", x), v->loc, VK_TEMP, v->dt, ax);
+        a[x] = new_var(slot_name(s, x), v->loc, VK_TEMP, v->dt, ax);
         a[x]->rows = s->store[x] == SK_PLANE || s->store[x] == SK_STRIP ? s->ring[x] : 0;
         a[x]->krows = s->store[x] == SK_STRIP ? s->kring[x] : 0;
         a[x]->slot_of = v, a[x]->slot = x;
@@ -913,7 +964,7 @@ static Loc writer_loc(Sched *s, Unit *u, int slot) {
 
 /* "file:line" of l, for the inside of a printf format (fpo_c_fmt). */
 static const char *where(Loc l) {
-    return fpo_c_fmt(fpo_fmt("%s:%d", l.file ? l.file->path : "?", l.line));
+    return fpo_c_fmt(fpo_fmt("%s:%d", fpo_loc_path(l), l.line));
 }
 
 static void emit_find(Buf *b, Sched *s, Unit *u, int x, const char *fn, const char *what) {
@@ -921,8 +972,8 @@ static void emit_find(Buf *b, Sched *s, Unit *u, int x, const char *fn, const ch
     Loc l = writer_loc(s, u, x);
     const char *bx = fpo_fmt("%s, %s, %s, %s, %s, %s", bound(w.lo[0]), bound(w.hi[0]),
                              bound(w.lo[1]), bound(w.hi[1]), bound(w.lo[2]), bound(w.hi[2]));
-    buf_printf(b, "    if (%s(fpo_v%d, fpo_sj_fpo_v%d, fpo_sk_fpo_v%d, %s, fpo_at))\n", fn, x, x, x,
-               bx);
+    const char *n = slot_name(s, x);
+    buf_printf(b, "    if (%s(%s, fpo_sj_%s, fpo_sk_%s, %s, fpo_at))\n", fn, n, n, n, bx);
     buf_printf(b, "        return fpo_fail(err, FPO_ECHECK, \"%s: %s in '%s' at (i=%%lld, j=%%lld, "
                   "k=%%lld), written by stencil '%s' at %s (called at %s)\", (long long)fpo_at[0], "
                   "(long long)fpo_at[1], (long long)fpo_at[2]);\n",
@@ -973,11 +1024,12 @@ static void emit_checks(Buf *b, Sched *s, Block *bl, FGroup *G, int gno, int sit
                            (long long)n->at[1], bound(w.lo[1]), (long long)n->at[1], bound(w.hi[1]),
                            (long long)n->at[2], bound(w.lo[2]), (long long)n->at[2], bound(w.hi[2]));
                 buf_printf(b, "        fprintf(stderr, \"fpo trace: %s: %s(%lld, %lld, %lld) = %%.17g "
-                              "after stencil '%s' (%s)\\n\", (double)fpo_v%d[%lld + %lld * "
-                              "fpo_sj_fpo_v%d + %lld * fpo_sk_fpo_v%d]);\n",
+                              "after stencil '%s' (%s)\\n\", (double)%s[%lld + %lld * "
+                              "fpo_sj_%s + %lld * fpo_sk_%s]);\n",
                            s->ir->name, v->name, (long long)n->at[0], (long long)n->at[1],
-                           (long long)n->at[2], u->st->name, where(writer_loc(s, u, x)), x,
-                           (long long)n->at[0], (long long)n->at[1], x, (long long)n->at[2], x);
+                           (long long)n->at[2], u->st->name, where(writer_loc(s, u, x)),
+                           slot_name(s, x), (long long)n->at[0], (long long)n->at[1],
+                           slot_name(s, x), (long long)n->at[2], slot_name(s, x));
             }
         }
     }
@@ -1033,7 +1085,7 @@ void fpo_emit_decls(Buf *b, Sched *s) {
             Unit *u = &s->blocks[k].u[s->blocks[k].g[g].first];
             Loc l = u->stage->loc;
             buf_printf(b, "\n    \"%s (%s:%d)%s\",", u->st->name,
-                       fpo_c_str(l.file ? l.file->path : "?"), l.line,
+                       fpo_c_str(fpo_loc_path(l)), l.line,
                        s->blocks[k].g[g].count > 1 ? " and after" : "");
         }
     buf_add(b, "\n    NULL};\n");
@@ -1060,12 +1112,13 @@ void fpo_emit_views(Buf *b, Sched *s) {
             continue;
         const char *f = fpo_array_of(s, x);
         const char *t = fpo_c_type(s->slots[x]->dt), *cq = written ? "" : "const ";
-        buf_printf(b, "    const int64_t fpo_sj_fpo_v%d = %s.stride[1], fpo_sk_fpo_v%d = "
-                      "%s.stride[2];\n", x, f, x, f);
-        buf_printf(b, "    %s%s *restrict fpo_v%d = (%s%s *)%s.data - (%s.lo[0] + %s.lo[1] * "
-                      "fpo_sj_fpo_v%d + %s.lo[2] * fpo_sk_fpo_v%d);\n",
-                   cq, t, x, cq, t, f, f, f, x, f, x);
-        buf_printf(b, "    (void)fpo_sj_fpo_v%d, (void)fpo_sk_fpo_v%d, (void)fpo_v%d;\n", x, x, x);
+        const char *n = slot_name(s, x);
+        buf_printf(b, "    const int64_t fpo_sj_%s = %s.stride[1], fpo_sk_%s = "
+                      "%s.stride[2];\n", n, f, n, f);
+        buf_printf(b, "    %s%s *restrict %s = (%s%s *)%s.data - (%s.lo[0] + %s.lo[1] * "
+                      "fpo_sj_%s + %s.lo[2] * fpo_sk_%s);\n",
+                   cq, t, n, cq, t, f, f, f, n, f, n);
+        buf_printf(b, "    (void)fpo_sj_%s, (void)fpo_sk_%s, (void)%s;\n", n, n, n);
     }
 }
 

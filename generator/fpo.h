@@ -99,6 +99,13 @@ FpoFile *fpo_files(void);   /* every file loaded, in load order */
 /* All of `f` as a NUL-terminated string; NULL on a read error. */
 char *fpo_read_stream(void *f);
 void fpo_sources_reset(void);
+/* Paths as the outputs write them (--prefix-map OLD=NEW, as -ffile-prefix-map does for C
+ * compilers): a path starting with OLD is written NEW and the rest; the last map given that
+ * matches wins. Diagnostics and the depfile keep the real path. */
+void fpo_add_prefix_map(const char *old, const char *new_);
+const char *fpo_shown_path(const char *path);
+/* The file of `loc` as the outputs write it ("?" for none). */
+const char *fpo_loc_path(Loc loc);
 
 /* Errors: print `file:line:col: error: msg`, the line and a caret (unless quiet), keep the
  * message in fpo_errmsg, and jump to the handler a stage entry set with FPO_TRY. */

@@ -27,6 +27,8 @@ static const char usage[] =
     "                       (default 8; 1: a kernel a nest)\n"
     "  --plan FILE          write the outputs, inputs and build report (CMake syntax) and stop\n"
     "  --depfile FILE       write a Makefile-style depfile: every output depends on every input read\n"
+    "  --prefix-map OLD=NEW write source paths that start with OLD as NEW and the rest (in #line,\n"
+    "                       comments, messages, the manifest); the last match wins; may repeat\n"
     "  --emit-ir FILE       write the flattened program IR as JSON (\"-\" for stdout) and stop\n"
     "  --from-ir FILE       read the program IR from JSON instead of .fpo files\n"
     "  --mode fused|unfused fused (default): the optimizer's passes; unfused: the reference\n"
@@ -149,6 +151,14 @@ static int parse_args(int argc, char **argv, Options *o) {
                 return usage_error("option '%s' needs a pass and a file", a);
             o->pipe.dump_after = pass;
             o->dump_file = argv[++i];
+            continue;
+        }
+        if (!strcmp(a, "--prefix-map")) {
+            const char *eq = i + 1 < argc ? strchr(argv[i + 1], '=') : NULL;
+            if (!eq || eq == argv[i + 1])
+                return usage_error("option '%s' needs OLD=NEW (OLD not empty)", a);
+            fpo_add_prefix_map(fpo_strndup(argv[i + 1], (size_t)(eq - argv[i + 1])), eq + 1);
+            i++;
             continue;
         }
         if (!strcmp(a, "--instrument")) {

@@ -19,7 +19,8 @@ static uint64_t fnv(uint64_t h, const char *s, size_t n) {
 char *fpo_source_hash(Ir *ir) {
     uint64_t h = 0xcbf29ce484222325ull;
     for (int i = 0; i < ir->ninputs; i++) {
-        h = fnv(h, ir->inputs[i], strlen(ir->inputs[i]) + 1);
+        const char *shown = fpo_shown_path(ir->inputs[i]);   /* as the manifest names it */
+        h = fnv(h, shown, strlen(shown) + 1);
         char *text = NULL;
         for (FpoFile *s = fpo_files(); s && !text; s = s->next)   /* as it was read */
             if (s->text && !strcmp(s->path, ir->inputs[i]))
@@ -45,6 +46,14 @@ static json_t *strings(char **s, int n) {
     return a;
 }
 
+/* The input paths as the outputs write them (--prefix-map). */
+static json_t *paths(char **s, int n) {
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_string(fpo_shown_path(s[i])));
+    return a;
+}
+
 char *fpo_manifest(Ir *ir, const Build *b) {
     json_t *classes = json_object(), *variants = json_array();
     for (int i = 0; i < b->nclasses; i++)
@@ -55,7 +64,7 @@ char *fpo_manifest(Ir *ir, const Build *b) {
     json_t *root = json_pack(
         "{si ss ss ss s:o s:o s:o s:o s:o s:o s:{si si} s:o}", "fpo_manifest", 1, "program",
         ir->name, "generator", fpo_fmt("fpo-gen %s", b->version), "source_hash",
-        fpo_source_hash(ir), "inputs", strings(ir->inputs, ir->ninputs), "defines",
+        fpo_source_hash(ir), "inputs", paths(ir->inputs, ir->ninputs), "defines",
         strings(ir->defines, ir->ndefines), "backends",
         strings(b->backends, b->nbackends), "layouts", strings(b->layouts, b->nlayouts),
         "classes", classes, "variants", variants, "halo", "width", b->halo, "statements",

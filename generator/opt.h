@@ -109,6 +109,7 @@ typedef struct Sched {
     int *strip_nz;         /* pass_shrink: a strip is used when nz >= this (else an array) */
     int *ring;             /* pass_rows: a plane kept as a ring of this many rows (0: whole) */
     int *kring;            /* pass_kcache: a strip kept as a ring of this many levels (0: all) */
+    const char **cnames;   /* emit_fused: per slot, its C name in inlined code (its .fpo name) */
     bool narrow;           /* pass_width: run prefers half-width (256-bit) vectors */
     Instrument ins;
     char **ksites;         /* --instrument bounds: what each checked read is (site k + 1) */

@@ -65,6 +65,7 @@ static char *ident(Parser *ps, const char *what) {
     return fpo_strndup(t->s, (size_t)t->len);
 }
 
+/* dtype = "f32" | "f64" | "i32" | "bool" ; */
 static DType parse_dtype(Parser *ps) {
     Token *t = ps->tok;
     DType dt;
@@ -74,7 +75,7 @@ static DType parse_dtype(Parser *ps) {
     return dt;
 }
 
-/* type := dtype | field '<' dtype [',' IJK|IJ|K] '>' */
+/* type = dtype | "field" , "<" , dtype , [ "," , ( "IJK" | "IJ" | "K" ) ] , ">" ; */
 static void parse_type(Parser *ps, DType *dt, Axes *ax) {
     if (!consume(ps, "field")) {
         *dt = parse_dtype(ps);
@@ -141,6 +142,7 @@ static Node *binary(Token *t, const char *op, Node *l, Node *r) {
     return deep(n);
 }
 
+/* args = "(" , [ arg , { "," , arg } ] , ")" ;  arg = [ name , "=" ] , expr ; */
 static Node *call_args(Parser *ps, Node *call) {
     Node head = {0}, *cur = &head;
     skip(ps, "(");
@@ -163,7 +165,8 @@ static Node *call_args(Parser *ps, Node *call) {
     return deep(call);
 }
 
-/* access := name ['[' e {, e} ']'] ['.' 'at' '(' 'K' '=' e ')'] */
+/* access = name , [ "[" , expr , [ "," , expr , [ "," , expr ] ] , "]"
+ *                 | "." , "at" , "(" , "K" , "=" , expr , ")" ] ; */
 static Node *parse_access(Parser *ps, Token *t) {
     Node *n = new_node(ND_ACCESS, t->loc);
     n->name = fpo_strndup(t->s, (size_t)t->len);
@@ -195,6 +198,8 @@ static Node *parse_access(Parser *ps, Token *t) {
     return deep(n);
 }
 
+/* primary = "(" , expr , ")" | int | float | "true" | "false"
+ *         | dtype , "(" , expr , ")" | name , args | access ; */
 static Node *primary(Parser *ps) {
     Token *t = ps->tok;
     if (consume(ps, "(")) {
@@ -238,6 +243,7 @@ static Node *primary(Parser *ps) {
     return parse_access(ps, t);
 }
 
+/* unary = ( "-" | "+" | "!" ) , unary | primary ; */
 static Node *unary(Parser *ps) {
     Token *t = ps->tok;
     const char *ops[] = {"-", "+", "!"};
@@ -253,12 +259,17 @@ static Node *unary(Parser *ps) {
     return primary(ps);
 }
 
-/* Binary levels, loosest first; each level is left associative. */
+/* Binary levels, loosest first (or, and, equality, relation, sum, term); each is left
+ * associative. */
 static const char *levels[][5] = {
     {"||"}, {"&&"}, {"==", "!="}, {"<", "<=", ">", ">="}, {"+", "-"}, {"*", "/", "%"},
 };
 enum { NLEVELS = sizeof levels / sizeof *levels };
 
+/* Level lv: or = and , { "||" , and } ;  and = equality , { "&&" , equality } ;
+ * equality = relation , { ( "==" | "!=" ) , relation } ;
+ * relation = sum , { ( "<" | "<=" | ">" | ">=" ) , sum } ;
+ * sum = term , { ( "+" | "-" ) , term } ;  term = unary , { ( "*" | "/" | "%" ) , unary } ; */
 static Node *binary_level(Parser *ps, int lv) {
     if (lv == NLEVELS)
         return unary(ps);
@@ -276,6 +287,7 @@ static Node *binary_level(Parser *ps, int lv) {
     }
 }
 
+/* expr = or , [ "?" , expr , ":" , expr ] ; */
 static Node *expr(Parser *ps) {
     enter(ps);
     Node *c = binary_level(ps, 0);
@@ -297,6 +309,7 @@ static Node *expr(Parser *ps) {
 
 static Node *stmt(Parser *ps);
 
+/* block = "{" , { statement } , "}" ; */
 static Node *block(Parser *ps) {
     skip(ps, "{");
     Node head = {0}, *cur = &head;
@@ -310,6 +323,8 @@ static Node *block(Parser *ps) {
 
 static const char *assign_ops[] = {"=", "+=", "-=", "*=", "/="};
 
+/* domain = "(" , daxis , { "," , daxis } , ")" ;
+ * daxis = ( "i" | "j" | "k" ) , ":" , expr , ".." , expr ;   (each axis once) */
 static Node *domain(Parser *ps, Node *call) {
     skip(ps, "(");
     do {
@@ -330,7 +345,7 @@ static Node *domain(Parser *ps, Node *call) {
     return call;
 }
 
-/* region bound := (i_start | i_end | j_start | j_end) [('+' | '-') expr] */
+/* rbound = ( "i_start" | "i_end" | "j_start" | "j_end" ) , [ ( "+" | "-" ) , term ] ; */
 static void region_bound(Parser *ps, int axis, int *base, Node **e, int *sign) {
     Token *t = ps->tok;
     const char *s0 = axis ? "j_start" : "i_start", *s1 = axis ? "j_end" : "i_end";
@@ -352,7 +367,8 @@ static void region_bound(Parser *ps, int axis, int *base, Node **e, int *sign) {
     }
 }
 
-/* region := 'region' '(' axis ',' axis ')' block;  axis := ':' | bound ['..' bound] */
+/* region = "region" , "(" , raxis , "," , raxis , ")" , block ;
+ * raxis = ":" | rbound , [ ".." , rbound ] ; */
 static Node *region(Parser *ps, Token *t) {
     Node *n = new_node(ND_REGION, t->loc);
     skip(ps, "(");
@@ -377,8 +393,10 @@ static Node *region(Parser *ps, Token *t) {
 
 static const char *halo_ops[] = {"halo_update", "copy_corners", "fill_corners", "sync_edges"};
 
-/* halo := op '(' item {',' item} ')' ';'   item := field | X | Y | 'depth' ':' expr
- *                                                | 'vector' ':' (A | B | C | D)
+/* halo = ( "halo_update" | "copy_corners" | "fill_corners" | "sync_edges" ) ,
+ *        "(" , haloitem , { "," , haloitem } , ")" , ";" ;
+ * haloitem = "depth" , ":" , expr | "vector" , ":" , ( "A" | "B" | "C" | "D" )
+ *          | "X" | "Y" (copy_corners only) | access ;
  * Option values are checked by sema; the parser keeps them as expressions. */
 static Node *halo_stmt(Parser *ps, Token *t, int op) {
     Node *n = new_node(ND_HALO, t->loc);
@@ -428,7 +446,9 @@ static Node *halo_stmt(Parser *ps, Token *t, int op) {
 
 static Node *stmt1(Parser *ps);
 
-/* Compound statements (if, else if, while, for, region) nest at most FPO_MAX_STMT_DEPTH deep. */
+/* statement = halo | region | vardecl | if | while | for | return | callstmt | assign ;
+ * compound statements (if, else if, while, for, region) nest at most FPO_MAX_STMT_DEPTH
+ * deep. */
 static Node *stmt(Parser *ps) {
     Token *t = ps->tok;
     bool compound = tok_is(t, "if") || tok_is(t, "while") || tok_is(t, "for") ||
@@ -444,6 +464,14 @@ static Node *stmt(Parser *ps) {
     return n;
 }
 
+/* statement (stmt counts its depth); halo and region only where "(" follows their word:
+ * vardecl = "var" , name , ( ":" , type , [ "=" , expr ] | "=" , expr ) , ";" ;
+ * if = "if" , "(" , expr , ")" , block , [ "else" , ( if | block ) ] ;
+ * while = "while" , "(" , expr , ")" , block ;
+ * for = "for" , "(" , name , "in" , expr , ".." , expr , ")" , block ;
+ * return = "return" , expr , ";" ;
+ * callstmt = name , args , [ "domain" , domain ] , ";" ;
+ * assign = access , ( "=" | "+=" | "-=" | "*=" | "/=" ) , expr , ";" ; */
 static Node *stmt1(Parser *ps) {
     Token *t = ps->tok;
     for (int op = 0; op < 4; op++)
@@ -533,6 +561,7 @@ static Node *stmt1(Parser *ps) {
 
 /* ---- declarations ---- */
 
+/* params = "(" , [ param , { "," , param } ] , ")" ;  param = name , ":" , type ; */
 static void params(Parser *ps, Decl *d) {
     skip(ps, "(");
     while (!tok_is(ps->tok, ")")) {
@@ -550,7 +579,7 @@ static void params(Parser *ps, Decl *d) {
     skip(ps, ")");
 }
 
-/* bound := ('bottom' | 'top') [('+' | '-') expr] */
+/* kbound = ( "bottom" | "top" ) , [ ( "+" | "-" ) , term ] ; */
 static KBound kbound(Parser *ps) {
     KBound b = {0};
     Token *t = ps->tok;
@@ -571,6 +600,7 @@ static KBound kbound(Parser *ps) {
     return b;
 }
 
+/* interval = "interval" , "(" , kbound , "," , kbound , ")" , block ; */
 static Interval interval(Parser *ps) {
     Interval iv = {0};
     iv.loc = skip(ps, "interval")->loc;
@@ -583,7 +613,9 @@ static Interval interval(Parser *ps) {
     return iv;
 }
 
-/* computation := 'computation' '(' ORDER ')' ( interval | '{' (interval+ | stmt*) '}' ) */
+/* computation = "computation" , "(" , ( "PARALLEL" | "FORWARD" | "BACKWARD" ) , ")" ,
+ *               ( interval | "{" , interval , { interval } , "}" | block ) ;
+ * a block alone is interval(bottom, top). */
 static Comp computation(Parser *ps) {
     Comp c = {0};
     c.loc = skip(ps, "computation")->loc;
@@ -632,9 +664,9 @@ static Decl *new_decl(Parser *ps, DeclKind kind, Loc loc) {
 static void parse_file(const char *path, const char *shown, Loc from, bool cmdline,
                        Decl ***decls, int *ndecls, int imports);
 
-/* import "path"; (relative to the importing file): a .fpo file (no other file's line is
- * shown in an error), a regular one of FPO_MAX_SOURCE bytes at most, FPO_MAX_IMPORT_DEPTH
- * files in a chain at most; errors are placed at the path. */
+/* import = "import" , string , ";" ;  the path (relative to the importing file) names a .fpo
+ * file (no other file's line is shown in an error), a regular one of FPO_MAX_SOURCE bytes at
+ * most, FPO_MAX_IMPORT_DEPTH files in a chain at most; errors are placed at the path. */
 static void import(Parser *ps, Token *kw) {
     Token *t = ps->tok;
     if (t->kind != TK_STR)
@@ -658,6 +690,12 @@ static void import(Parser *ps, Token *kw) {
     parse_file(path, t->str, t->loc, false, ps->decls, ps->ndecls, ps->imports + 1);
 }
 
+/* declaration = import | external | function | stencil | callback | program ;
+ * external = "external" , name , ":" , dtype , "=" , expr , ";" ;
+ * function = "function" , name , params , "->" , dtype , block ;
+ * stencil = "stencil" , name , params , "{" , { computation } , "}" ;
+ * callback = "callback" , name , params , ";" ;
+ * program = "program" , name , params , block ; */
 static void top_decl(Parser *ps) {
     Token *t = ps->tok;
     if (consume(ps, "import")) {
@@ -713,6 +751,7 @@ static void top_decl(Parser *ps) {
     VPUSH(*ps->decls, *ps->ndecls, d);
 }
 
+/* file = { declaration } ; */
 static void parse_file(const char *path, const char *shown, Loc from, bool cmdline,
                        Decl ***decls, int *ndecls, int imports) {
     FpoFile *file = fpo_load_as(path, shown);

@@ -1,5 +1,6 @@
-/* source.c: takes paths, gives their text loaded once per real path; reports errors as
- * `file:line:col: error: msg` with the source line and a caret. */
+/* source.c: takes paths, gives their text loaded once per real path and the paths as the
+ * outputs write them (--prefix-map); reports errors as `file:line:col: error: msg` with the
+ * source line and a caret. */
 #include "fpo.h"
 
 #include <errno.h>
@@ -39,6 +40,28 @@ static FpoFile *add_file(const char *real, char *text, size_t len) {
     files_tail = &f->next;
     return f;
 }
+
+typedef struct PrefixMap {
+    const char *old, *new_;
+} PrefixMap;
+
+static PrefixMap *maps;
+static int nmaps;
+
+void fpo_add_prefix_map(const char *old, const char *new_) {
+    VPUSH(maps, nmaps, ((PrefixMap){fpo_strdup(old), fpo_strdup(new_)}));
+}
+
+const char *fpo_shown_path(const char *path) {
+    for (int i = nmaps - 1; i >= 0; i--) {
+        size_t n = strlen(maps[i].old);
+        if (!strncmp(path, maps[i].old, n))
+            return fpo_fmt("%s%s", maps[i].new_, path + n);
+    }
+    return path;
+}
+
+const char *fpo_loc_path(Loc loc) { return loc.file ? fpo_shown_path(loc.file->path) : "?"; }
 
 FpoFile *fpo_file_named(const char *path) {
     for (FpoFile *f = files; f; f = f->next)

@@ -1,8 +1,10 @@
 /* names.c: runs names.fpo's program (whose names sit next to the generated C's own: p, err,
- * user, i, k, memcpy, fabs, expf, a field out_ ...) and checks one point of its result. */
+ * user, i, k, memcpy, fabs, expf, a field out_ ...) and checks one point of its result; then
+ * its program twins (fields and temporaries whose .fpo names meet in the inlined C). */
 #include <stdio.h>
 
 #include "names.h"
+#include "twins.h"
 
 enum { NX = 3, NY = 2, NZ = 2 };
 
@@ -40,6 +42,21 @@ int main(void) {
                 q[1][1][2], calls);
         return 1;
     }
-    printf("names: generated C compiles and computes 5.5\n");
+    /* twin_a: fx = 2, gx = 3, fx_0 = 5; twin_b: gx = 6, fx = 12, out_ = 18 */
+    static double fx0[NZ][NY][NX];
+    twins_fields t = {.q = f.q, .fx_0 = fpo_field_3d(&fx0[0][0][0], FPO_F64, 0, NX, 0, NY, 0, NZ),
+                      .out_ = f.out_};
+    twins *tp;
+    if (twins_open(&tp, &dom, &t, &err) || twins_run(tp, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    twins_close(tp);
+    if (fx0[1][1][2] != 5.0 || out[1][1][2] != 18.0) {
+        fprintf(stderr, "names: twins: fx_0 %g (want 5), out_ %g (want 18)\n", fx0[1][1][2],
+                out[1][1][2]);
+        return 1;
+    }
+    printf("names: generated C compiles and computes 5.5; twins 5 and 18\n");
     return 0;
 }

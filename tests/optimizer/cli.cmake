@@ -253,9 +253,10 @@ if(nivdep LESS 2 OR NOT ivdep_unfused LESS 0)
 endif()
 gen(0 -o "${DIR}/nan" --instrument nan "${SOURCE}")
 file(READ "${DIR}/nan/chain_step.all.c" c)
-string(FIND "${c}" "fpo_find_nan_f64(fpo_v" at)
-if(at LESS 0)
-  message(FATAL_ERROR "--instrument nan: no NaN check in chain_step.c")
+# The check names the field by its .fpo name (its strides fpo_sj_NAME, fpo_sk_NAME).
+if(NOT c MATCHES "fpo_find_nan_f64\\(([a-z_0-9]+), fpo_sj_([a-z_0-9]+), fpo_sk_([a-z_0-9]+),"
+   OR NOT CMAKE_MATCH_1 STREQUAL CMAKE_MATCH_2 OR NOT CMAKE_MATCH_1 STREQUAL CMAKE_MATCH_3)
+  message(FATAL_ERROR "--instrument nan: no NaN check of a named field in chain_step.c")
 endif()
 gen(2 --instrument sideways "${SOURCE}")
 # Levels of variable-K reads are checked with --instrument bounds only.

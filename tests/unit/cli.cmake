@@ -1,6 +1,6 @@
 # cli.cmake: fpo-gen's command line, run with
 #   cmake -DFPO_GEN=<fpo-gen> -DSRC=<tests/unit> -DWORK=<scratch dir> -P cli.cmake
-# Checks --help, --version, usage errors (exit 2), --plan, --depfile, --emit-ir / --from-ir
+# Checks --help, --version, usage errors (exit 2), --prefix-map, --plan, --depfile, --emit-ir / --from-ir
 # (the C generated from the IR is byte-identical), -D, and that a failed run leaves nothing.
 foreach(v FPO_GEN SRC WORK)
   if(NOT DEFINED ${v})
@@ -52,6 +52,24 @@ run(2 --halo 0 "${slice}")
 expect_in(err "--halo '0': expected a depth")
 run(2 -o)
 expect_in(err "option '-o' needs a value")
+run(2 --prefix-map nothing "${slice}")
+expect_in(err "option '--prefix-map' needs OLD=NEW")
+run(2 --prefix-map =x "${slice}")
+expect_in(err "option '--prefix-map' needs OLD=NEW")
+# A map reaches #line: the source's folder written as "src", the real path nowhere.
+get_filename_component(slice_dir "${slice_real}" DIRECTORY)
+run(0 -o "${WORK}/mapped" --prefix-map "${slice_dir}=src" "${slice}")
+file(GLOB mapped_c "${WORK}/mapped/*.c")
+set(mapped "")
+foreach(f IN LISTS mapped_c)
+  file(READ "${f}" text)
+  string(APPEND mapped "${text}")
+endforeach()
+expect_in(mapped "\"src/slice.fpo\"\n")
+string(FIND "${mapped}" "${slice_dir}/" at)
+if(NOT at EQUAL -1)
+  fail("the generated C names ${slice_dir} despite --prefix-map")
+endif()
 run(2 -D NOEQUALS "${slice}")
 expect_in(err "expected NAME=VALUE")
 run(2 --from-ir x.json "${slice}")

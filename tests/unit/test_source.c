@@ -1,6 +1,7 @@
 /* test_source.c: source.c and generate.c: sources registered from memory (a NUL byte inside
  * them is an error at its place, not their end), the error's source line cut to a window
- * around the column, and the whole pipeline on an in-memory source. */
+ * around the column, the whole pipeline on an in-memory source, and paths as --prefix-map
+ * writes them. */
 #include "check.h"
 
 /* Run fpo_generate_memory on `text` (len bytes), diagnostics into a buffer; its status. */
@@ -68,6 +69,17 @@ int main(void) {
     }
     free(line);
     fpo_arena_free();
+
+    /* --prefix-map: a plain prefix replaced, the last matching map winning (a build folder
+     * inside the sources); other paths and no file as they are. */
+    fpo_add_prefix_map("/src/proj/", "");
+    fpo_add_prefix_map("/src/proj/build/", "");
+    fpo_add_prefix_map("/other", "/o");
+    CHECK(!strcmp(fpo_shown_path("/src/proj/model/step.fpo"), "model/step.fpo"));
+    CHECK(!strcmp(fpo_shown_path("/src/proj/build/gen/g.fpo"), "gen/g.fpo"));
+    CHECK(!strcmp(fpo_shown_path("/other/x.fpo"), "/o/x.fpo"));
+    CHECK(!strcmp(fpo_shown_path("/src/projx/a.fpo"), "/src/projx/a.fpo"));
+    CHECK(!strcmp(fpo_loc_path((Loc){0}), "?"));
 
     if (check_failures)
         fprintf(stderr, "test_source: %d checks failed\n", check_failures);

@@ -1,0 +1,51 @@
+# reproducible.cmake: copies tests/reproducible/project to two folders, configures each in a
+# build folder of its own (one inside the copy, one beside it, at other depths), generates its
+# sources (target `generated`), and checks that the two generated folders hold the same files,
+# byte for byte, and that no generated file names either copy's path.
+include("${CMAKE_CURRENT_LIST_DIR}/../external_project.cmake")
+
+file(REMOVE_RECURSE "${WORK}")
+set(src_a "${WORK}/a/src")
+set(bin_a "${WORK}/a/src/build")
+set(src_b "${WORK}/b/a longer path/src")
+set(bin_b "${WORK}/b-build")
+foreach(ab a b)
+  file(COPY "${SOURCE}/" DESTINATION "${src_${ab}}")
+  file(COPY "${HALO_FPO}" DESTINATION "${src_${ab}}")
+  ext_configure("${src_${ab}}" "${bin_${ab}}")
+  ext_run("generating in ${bin_${ab}}" log "${CMAKE_COMMAND}" --build "${bin_${ab}}"
+          --target generated)
+endforeach()
+
+file(GLOB_RECURSE files_a LIST_DIRECTORIES false RELATIVE "${bin_a}/fpo" "${bin_a}/fpo/*")
+file(GLOB_RECURSE files_b LIST_DIRECTORIES false RELATIVE "${bin_b}/fpo" "${bin_b}/fpo/*")
+list(SORT files_a)
+list(SORT files_b)
+if(NOT files_a STREQUAL files_b)
+  message(FATAL_ERROR "the copies generated different files:\n${files_a}\n${files_b}")
+endif()
+set(lines 0)
+foreach(f IN LISTS files_a)
+  file(READ "${bin_a}/fpo/${f}" text_a)
+  file(READ "${bin_b}/fpo/${f}" text_b)
+  if(NOT text_a STREQUAL text_b)
+    execute_process(COMMAND diff -u "${bin_a}/fpo/${f}" "${bin_b}/fpo/${f}" OUTPUT_VARIABLE d)
+    message(FATAL_ERROR "fpo/${f} differs between the copies:\n${d}")
+  endif()
+  foreach(dir IN ITEMS "${WORK}" "${src_a}" "${src_b}")
+    string(FIND "${text_a}" "${dir}" at)
+    if(NOT at EQUAL -1)
+      message(FATAL_ERROR "fpo/${f} names the path ${dir}")
+    endif()
+  endforeach()
+  string(REGEX MATCHALL "#line [0-9]+ \"lib/shift.fpo\"" found "${text_a}")
+  list(LENGTH found n)
+  math(EXPR lines "${lines} + ${n}")
+endforeach()
+list(LENGTH files_a nfiles)
+if(nfiles LESS 10 OR lines EQUAL 0)
+  message(FATAL_ERROR "expected the generated programs and #line directives naming "
+                      "lib/shift.fpo: ${nfiles} files, ${lines} such lines")
+endif()
+message("reproducible: ${nfiles} generated files identical in both copies "
+        "(${lines} #line directives name lib/shift.fpo)")
