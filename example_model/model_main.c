@@ -14,9 +14,6 @@
 #define EM_MODEL_HORD 8
 #endif
 
-/* The five alphas of test case 1; level k runs alpha k mod 5 unless -a fixes one. */
-static const double tc1_alpha[5] = {0.0, 0.05, EM_PI / 2 - 0.05, EM_PI / 2, EM_PI / 4};
-
 typedef struct opts {
     int n, nz, steps, check, alpha_set;
     double days, alpha;
@@ -83,14 +80,6 @@ static int parse(int argc, char **argv, opts *o) {
 static int fail(const em_error *err) {
     fprintf(stderr, "fpo_example_model: %s\n", err->msg);
     return 1;
-}
-
-/* FNV-1a over the bytes of n doubles: a fingerprint of h to compare layouts and builds. */
-static uint64_t fingerprint(const double *a, size_t n) {
-    uint64_t x = 1469598103934665603ull;
-    const unsigned char *b = (const unsigned char *)a;
-    for (size_t k = 0; k < n * sizeof *a; k++) x = (x ^ b[k]) * 1099511628211ull;
-    return x;
 }
 
 /* The plain-C reference (fvtp.c) on rank 0, level by level, against the gathered h. */
@@ -206,7 +195,7 @@ static int run(const opts *o, int rank) {
     em_error err;
     double dt = o->days * 86400.0 / o->steps, *alpha = malloc((size_t)o->nz * sizeof *alpha);
     if (!alpha) return fprintf(stderr, "fpo_example_model: out of memory\n"), 1;
-    for (int k = 0; k < o->nz; k++) alpha[k] = o->alpha_set ? o->alpha : tc1_alpha[k % 5];
+    for (int k = 0; k < o->nz; k++) alpha[k] = o->alpha_set ? o->alpha : em_tc1_alpha(k);
     int rc = em_model_init(&m, MPI_COMM_WORLD, o->n, o->nz, alpha, dt, &err);
     free(alpha);
     if (rc) {
@@ -251,7 +240,7 @@ static int run(const opts *o, int rank) {
     if (bad) rc = (fprintf(stderr, "fpo_example_model: out of memory\n"), 1);
     if (!rc && em_model_gather(&m, m.q, -1, hall, &err)) rc = fail(&err);
     if (!rc && rank == 0) {
-        printf("h fingerprint %016llx\n", (unsigned long long)fingerprint(hall, nall));
+        printf("h fingerprint %016llx\n", (unsigned long long)em_model_fingerprint(hall, nall));
         if (o->check) rc = check_reference(&m, o, dt, hall);
     }
     free(hall);
