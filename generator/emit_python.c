@@ -23,6 +23,9 @@ static const char *py_name(const char *name) {
 
 Output *fpo_emit_python(Ir *ir, const Build *bd, Output *out, int *nout) {
     (void)bd;
+    if (ir->ncallbacks)   /* C functions the caller links: a Python module has none */
+        fpo_error_at(ir->loc, "the Python front door does not take programs with host "
+                              "callbacks ('%s' calls '%s')", ir->name, ir->callbacks[0]->name);
     Buf fields = {0}, scalars = {0}, params = {0}, args = {0}, doc = {0};
     int nfields = 0, nscalars = 0;
     for (int i = 0; i < ir->nparams; i++) {

@@ -101,6 +101,9 @@ run(1 -o "${WORK}/gen" --frontdoor fortran --plan "${WORK}/plan_cases.cmake" "${
 expect_in(err "cases.fpo:4:")
 expect_in(err "error: Fortran does not tell 'Qa' from 'qa' (names ignore case)")
 run(0 -o "${WORK}/gen" --frontdoor python --plan "${WORK}/plan_cases.cmake" "${WORK}/cases.fpo")
+run(1 -o "${WORK}/gen" --frontdoor python --plan "${WORK}/plan_cb.cmake"
+    "${SRC}/../../docs/examples/callback.fpo")
+expect_in(err "the Python front door does not take programs with host callbacks")
 
 # Generation with a depfile listing imports too.
 set(features "${SRC}/features.fpo")
