@@ -92,6 +92,7 @@ program em_step_fortran
   end do
   call em_step_close(step)
   call to_host3("q", q)
+  deallocate(q, crx, cry, xfx, yfx, area, rarea, dxa, dya)
   if (em_host_finish(h) /= 0) error stop 1
 
 contains

@@ -55,6 +55,7 @@ program fortran_doors
     print '(a, i0, a)', "fortran doors: not refused as expected (", st, "): " // fpo_message(err)
     bad = bad + 1
   end if
+  deallocate(q, out, area, wk, small, n, m)
   if (bad /= 0) then
     print '(a, i0, a)', "fortran doors: ", bad, " points or checks differ"
     error stop 1
