@@ -1,6 +1,7 @@
 # FPO.cmake: fpo_add_program(), which plans a program's outputs with fpo-gen at configure
 # time and generates and compiles them at build time. Works in-tree and from an installed FPO.
 include_guard(GLOBAL)
+set(_FPO_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 cmake_policy(PUSH)
 cmake_policy(VERSION 3.20...3.25)   # CMP0116: Ninja rewrites DEPFILE paths for us
 
@@ -81,14 +82,17 @@ endfunction()
 #[=======================================================================[
 fpo_add_program(<name> SOURCES <file.fpo>... [PROGRAM <program>] [DEFINES <NAME=VALUE>...]
                 [BACKENDS c [cuda]] [CUDA_EMULATION] [CUDA_NESTS <n>] [LAYOUTS <NxM | any>...] [HALO <depth>] [OUTPUT_DIR <dir>] [MODE fused|unfused]
-                [DISABLE_PASSES <pass>...] [ENABLE_PASSES <pass>...] [INSTRUMENT <check>...])
+                [DISABLE_PASSES <pass>...] [ENABLE_PASSES <pass>...] [INSTRUMENT <check>...]
+                [FORTRAN] [PYTHON] [PYTHON_DESTINATION <dir>])
 
 Creates the static library target <name> from the program <program> (default: the only
 program in the sources) of the .fpo files SOURCES, with the generated header on its include
-path. See docs/cmake.md.
+path; with FORTRAN also <name>_fortran (module <program>_fpo), with PYTHON also <name>_python
+(lib<program>.so beside the module <program>.py). See docs/cmake.md and docs/frontdoors.md.
 #]=======================================================================]
 function(fpo_add_program name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "CUDA_EMULATION" "PROGRAM;OUTPUT_DIR;MODE;HALO;CUDA_NESTS"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "CUDA_EMULATION;FORTRAN;PYTHON"
+                        "PROGRAM;OUTPUT_DIR;MODE;HALO;CUDA_NESTS;PYTHON_DESTINATION"
                         "SOURCES;DEFINES;BACKENDS;LAYOUTS;DISABLE_PASSES;ENABLE_PASSES;INSTRUMENT")
   set(where "fpo_add_program(${name})")
   if(arg_UNPARSED_ARGUMENTS)
@@ -149,6 +153,16 @@ function(fpo_add_program name)
   foreach(backend IN LISTS arg_BACKENDS)
     list(APPEND args --backend "${backend}")
   endforeach()
+  if(arg_FORTRAN)
+    if(NOT "Fortran" IN_LIST languages)
+      message(FATAL_ERROR "${where}: FORTRAN needs the Fortran language: "
+                          "project(... LANGUAGES C Fortran) or enable_language(Fortran)")
+    endif()
+    list(APPEND args --frontdoor fortran)
+  endif()
+  if(arg_PYTHON)
+    list(APPEND args --frontdoor python)
+  endif()
   # Variants: one per edge class the layouts need (default 1x1 and every n x m >= 2).
   if(arg_LAYOUTS)
     foreach(layout IN LISTS arg_LAYOUTS)
@@ -253,11 +267,14 @@ function(fpo_add_program name)
     endforeach()
     set(sources_cu "")
   endif()
+  set(sources_f90 ${outputs})
+  list(FILTER sources_f90 INCLUDE REGEX "\\.f90$")
   add_library(${name} STATIC ${sources_c} ${sources_cu})
   # Headers and manifest are outputs too: listed, so the build knows what makes them (emulated,
   # the .cu sources are not: a directory without the CUDA language could not archive them; the
   # wrappers' OBJECT_DEPENDS name them).
   set(listed ${outputs})
+  list(FILTER listed EXCLUDE REGEX "\\.f90$")   # compiled by <name>_fortran
   if(arg_CUDA_EMULATION)
     list(FILTER listed EXCLUDE REGEX "\\.cu$")
     set_target_properties(${name} PROPERTIES LINKER_LANGUAGE C)
@@ -322,6 +339,53 @@ function(fpo_add_program name)
   mark_as_advanced(FPO_LIBM)
   if(FPO_LIBM)
     target_link_libraries(${name} PUBLIC "${FPO_LIBM}")
+  endif()
+  if(arg_FORTRAN)
+    _fpo_fortran_target(${name} "${sources_f90}" "${outdir}")
+  endif()
+  if(arg_PYTHON)
+    _fpo_python_target(${name} ${program} "${outdir}" "${arg_PYTHON_DESTINATION}")
+  endif()
+endfunction()
+
+# <name>_fortran: the program's module <program>_fpo (compiled by the project's Fortran, its
+# .mod in <outdir>/fortran), on module fpo (runtime/fpo.f90: the project's target fpo_fortran,
+# made once).
+function(_fpo_fortran_target name source outdir)
+  if(NOT TARGET fpo_fortran)
+    if(NOT FPO_FORTRAN_SOURCE)
+      set(FPO_FORTRAN_SOURCE "${_FPO_CMAKE_DIR}/../runtime/fpo.f90")   # in-tree
+    endif()
+    add_library(fpo_fortran STATIC "${FPO_FORTRAN_SOURCE}")
+    set_target_properties(fpo_fortran PROPERTIES
+                          Fortran_MODULE_DIRECTORY "${CMAKE_BINARY_DIR}/fpo_fortran")
+    target_include_directories(fpo_fortran PUBLIC "${CMAKE_BINARY_DIR}/fpo_fortran")
+  endif()
+  add_library(${name}_fortran STATIC "${source}")
+  set_target_properties(${name}_fortran PROPERTIES Fortran_MODULE_DIRECTORY "${outdir}/fortran")
+  target_include_directories(${name}_fortran PUBLIC "${outdir}/fortran")
+  target_link_libraries(${name}_fortran PUBLIC fpo_fortran ${name})
+endfunction()
+
+# <name>_python: lib<program>.so in <outdir>, beside the module <program>.py: the whole static
+# library, so ctypes finds every function (its objects, FPO's and halo/'s, are PIC). Installed
+# (outside FPO's own build) to `destination`, default <libdir>/fpo/python.
+function(_fpo_python_target name program outdir destination)
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  set(unit "${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${name}.python.c")
+  file(CONFIGURE OUTPUT "${unit}" CONTENT
+       "/* lib${program}.so: program ${program} for its Python module ${program}.py. */\nextern int fpo_python_unit_;\n")
+  add_library(${name}_python SHARED "${unit}")
+  target_link_libraries(${name}_python PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${name}>")
+  set_target_properties(${name}_python PROPERTIES OUTPUT_NAME "${program}" PREFIX "lib"
+                        SUFFIX ".so" LIBRARY_OUTPUT_DIRECTORY "${outdir}")
+  if(NOT CMAKE_PROJECT_NAME STREQUAL "FPO")
+    if(NOT destination)
+      include(GNUInstallDirs)
+      set(destination "${CMAKE_INSTALL_LIBDIR}/fpo/python")
+    endif()
+    install(TARGETS ${name}_python LIBRARY DESTINATION "${destination}")
+    install(FILES "${outdir}/${program}.py" DESTINATION "${destination}")
   endif()
 endfunction()
 

@@ -105,6 +105,8 @@ void em_sg_point(const em_grid *g, const double *sg, int k, double *out);
  * stream function psi = -a u0 (sin th cos al - cos la cos th sin al). */
 #define EM_U0 (2.0 * EM_PI * EM_RADIUS / (12.0 * 86400.0))
 double em_tc1_bell(double lon, double lat);               /* h0 = 1000 m, R = a/3, (3pi/2, 0) */
+/* The model's alpha of level k: the test's five, 0, 0.05, pi/2 - 0.05, pi/2, pi/4, in turn. */
+double em_tc1_alpha(int k);
 double em_tc1_psi(double lon, double lat, double alpha);  /* m^2/s */
 void em_tc1_wind(double lon, double lat, double alpha, double *u, double *v);  /* east, north */
 void em_tc1_wind_xyz(const double p[3], double alpha, double w[3]);  /* the same as a 3D vector */

@@ -1,11 +1,12 @@
 /* model.h: one MPI rank of the FPO example model: its place on the cube, grid, fields and the
- * opened FPO programs (model/step.fpo, model/winds.fpo), and a time step of test case 1. */
+ * opened FPO programs (model/step.fpo, model/winds.fpo), and a time step of test case 1. The
+ * setup (setup.c) needs no em_step: drivers in other languages open it through their front
+ * door (host.c). */
 #ifndef EM_MODEL_H
 #define EM_MODEL_H
 
 #include "em.h"
 #include "fpo_halo.h"
-#include "em_step.h"
 
 /* Every 3D array holds nz levels of the em_grid's padded shape (np points each), so a level
  * is an array of the grid's shape (for em_norm_acc_add, em_gather). */
@@ -17,11 +18,29 @@ typedef struct em_model {
     double *alpha;                      /* the test case's alpha of each level */
     double *q, *q0;                     /* h, the initial h */
     double *uc, *vc, *crx, *cry, *xfx, *yfx, *sg[4];
-    em_step *step;
+    struct em_step *step;               /* em_step.h's program (model.c; NULL in setup.c) */
 } em_model;
 
 /* Set up this rank of comm (6 L^2 ranks, layout L x L): grid, the bell on every level, the
- * Courant numbers and volume fluxes of time step dt, the opened step program (collective). */
+ * Courant numbers and volume fluxes of time step dt (collective; setup.c). */
+em_status em_model_setup(em_model *m, MPI_Comm comm, int n, int nz, const double *alpha,
+                         double dt, em_error *err);
+/* An array of the model's 3D shape (or a 2D array of the grid's) as an FPO field: every array
+ * covers the padded shape, each program reads the part it needs; the rank's domain. */
+fpo_field em_model_field3(const em_model *m, double *data);
+fpo_field em_model_field2(const em_model *m, double *data);
+fpo_domain em_model_domain(const em_model *m);
+/* Every rank of a collective step learns whether one failed: all return the status and the
+ * message of the lowest failing rank (collective; one MPI_Allreduce when none failed). */
+em_status em_model_agree(const em_model *m, em_status st, em_error *err);
+/* A fingerprint of f (an array of the model's 3D shape) on every rank: the sum modulo 2^64 over
+ * the compute cells of a hash of the cell's global index ((k * 6 + tile) * N + j) * N + i and
+ * its value's bits, so the same on any layout (collective). */
+em_status em_model_fingerprint(const em_model *m, const double *f, uint64_t *out, em_error *err);
+/* Free what em_model_setup made (collective). */
+void em_model_release(em_model *m);
+
+/* em_model_setup, and the opened step program (collective; model.c). */
 em_status em_model_init(em_model *m, MPI_Comm comm, int n, int nz, const double *alpha,
                         double dt, em_error *err);
 /* One time step: the program em_step (halo update, corner fills and fv_tp_2d). */
@@ -30,13 +49,6 @@ em_status em_model_step(em_model *m, em_error *err);
  * every level when level < 0 (nz 6 N N values), on rank 0 (collective). */
 em_status em_model_gather(const em_model *m, const double *f, int level, double *out,
                           em_error *err);
-/* Every rank of a collective step learns whether one failed: all return the status and the
- * message of the lowest failing rank (collective; one MPI_Allreduce when none failed). */
-em_status em_model_agree(const em_model *m, em_status st, em_error *err);
-/* A fingerprint of f (an array of the model's 3D shape) on every rank: the sum modulo 2^64 over
- * the compute cells of a hash of the cell's global index ((k * 6 + tile) * N + j) * N + i and
- * its value's bits, so the same on any layout (collective). */
-em_status em_model_fingerprint(const em_model *m, const double *f, uint64_t *out, em_error *err);
 void em_model_free(em_model *m);  /* collective */
 
 /* restart.c: h of every level and the clock (step, dt) in one file that any layout reads

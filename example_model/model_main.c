@@ -15,9 +15,6 @@
 #define EM_MODEL_HORD 8
 #endif
 
-/* The five alphas of test case 1; level k runs alpha k mod 5 unless -a fixes one. */
-static const double tc1_alpha[5] = {0.0, 0.05, EM_PI / 2 - 0.05, EM_PI / 2, EM_PI / 4};
-
 typedef struct opts {
     int n, nz, steps, check, alpha_set;
     int every, kill_after;              /* restart every N steps; test: a rank dies after */
@@ -278,7 +275,7 @@ static int run(const opts *o, int rank) {
     em_error err;
     double dt = o->days * 86400.0 / o->steps, *alpha = malloc((size_t)o->nz * sizeof *alpha);
     if (!alpha) return fprintf(stderr, "fpo_example_model: out of memory\n"), 1;
-    for (int k = 0; k < o->nz; k++) alpha[k] = o->alpha_set ? o->alpha : tc1_alpha[k % 5];
+    for (int k = 0; k < o->nz; k++) alpha[k] = o->alpha_set ? o->alpha : em_tc1_alpha(k);
     int rc = em_model_init(&m, MPI_COMM_WORLD, o->n, o->nz, alpha, dt, &err), s0 = 0;
     free(alpha);
     if (rc) {   /* every rank returns with the first failing rank's message */

@@ -43,6 +43,11 @@ void em_tc1_wind_xyz(const double p[3], double alpha, double w[3]) {
     w[2] = EM_U0 * (k[0] * p[1] - k[1] * p[0]);
 }
 
+double em_tc1_alpha(int k) {
+    static const double alpha[5] = {0.0, 0.05, EM_PI / 2 - 0.05, EM_PI / 2, EM_PI / 4};
+    return alpha[k % 5];
+}
+
 void em_tc1_h(const em_grid *g, double *h) {
     for (int j = -g->h; j < g->ny + g->h; j++)
         for (int i = -g->h; i < g->nx + g->h; i++) {

@@ -472,6 +472,9 @@ typedef struct Build {
     int cuda_nests;             /* the most loop nests of a fused group one CUDA kernel runs */
     char **backends;
     int nbackends;
+    char **frontdoors;          /* languages besides C the program is called from: "fortran",
+                                 * "python" */
+    int nfrontdoors;
     struct Sched *sched;        /* the optimizer's schedule (opt.h); NULL: unfused */
     /* emission fills: */
     int *variant_of;            /* per class: its variant */
@@ -483,6 +486,12 @@ typedef struct Build {
 /* The program's outputs: NAME.h, NAME.impl.h, NAME.c, one NAME.<class>.c per distinct
  * variant, NAME.manifest.json. Fills b's variants. */
 Output *fpo_emit_c(Ir *ir, Build *b, int *nout);
+
+/* emit_python.c: out (nout outputs so far) and NAME.py, the program's Python module. */
+Output *fpo_emit_python(Ir *ir, const Build *b, Output *out, int *nout);
+/* emit_fortran.c: out (nout outputs so far) and NAME_fpo.f90, the program's Fortran module
+ * NAME_fpo (bind(C) interfaces to the C functions). Errors jump (a name Fortran cannot take). */
+Output *fpo_emit_fortran(Ir *ir, const Build *b, Output *out, int *nout);
 
 /* ---- generate.c: the pipeline as library calls ---- */
 
@@ -525,6 +534,8 @@ extern const char fpo_tpl_program_h[];
 extern const char fpo_tpl_program_c[];
 extern const char fpo_tpl_program_impl_h[];
 extern const char fpo_tpl_program_variant_c[];
+extern const char fpo_tpl_program_py[];
+extern const char fpo_tpl_program_f90[];
 /* Expand @KEY@ in `tpl` from keys[i] -> vals[i]. */
 char *fpo_expand(const char *tpl, const char **keys, const char **vals, int n);
 

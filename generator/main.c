@@ -20,6 +20,8 @@ static const char usage[] =
     "  -o, --out-dir DIR    where outputs go (default .)\n"
     "  -D NAME=VALUE        override an external\n"
     "  --backend c|cuda     back end (C; CUDA sources beside C's); may repeat\n"
+    "  --frontdoor fortran|python  also write the program's Fortran module (NAME_fpo.f90) or\n"
+    "                       Python module (NAME.py); may repeat\n"
     "  --layouts L,...      layouts to build variants for: NxM, or any (every n x m, n, m >= 2);\n"
     "                       default 1x1,any\n"
     "  --halo N             depth of halo statements without depth: (default 3)\n"
@@ -49,6 +51,9 @@ typedef struct Options {
     const char *cuda_nests;
     char **backends;
     int nbackends;
+    const char *frontdoor;
+    char **frontdoors;
+    int nfrontdoors;
     const char *mode, *dump_file, *dot;
     Pipeline pipe;
     bool report;
@@ -174,6 +179,8 @@ static int parse_args(int argc, char **argv, Options *o) {
             slot = &o->outdir;
         else if (!strcmp(a, "--backend"))
             slot = &o->backend;
+        else if (!strcmp(a, "--frontdoor"))
+            slot = &o->frontdoor;
         else if (!strcmp(a, "--layouts"))
             slot = &o->layouts;
         else if (!strcmp(a, "--halo"))
@@ -198,6 +205,11 @@ static int parse_args(int argc, char **argv, Options *o) {
             *slot = argv[++i];
             if (slot == &o->backend)
                 VPUSH(o->backends, o->nbackends, (char *)o->backend);
+            bool seen = false;   /* a front door given twice is written once */
+            for (int k = 0; slot == &o->frontdoor && k < o->nfrontdoors; k++)
+                seen |= !strcmp(o->frontdoors[k], o->frontdoor);
+            if (slot == &o->frontdoor && !seen)
+                VPUSH(o->frontdoors, o->nfrontdoors, (char *)o->frontdoor);
             continue;
         }
         if (a[0] == '-' && a[1])
@@ -207,6 +219,10 @@ static int parse_args(int argc, char **argv, Options *o) {
     for (int i = 0; i < o->nbackends; i++)
         if (strcmp(o->backends[i], "c") && strcmp(o->backends[i], "cuda"))
             return usage_error("unknown back end '%s' (this fpo-gen has: c, cuda)", o->backends[i]);
+    for (int i = 0; i < o->nfrontdoors; i++)
+        if (strcmp(o->frontdoors[i], "fortran") && strcmp(o->frontdoors[i], "python"))
+            return usage_error("unknown front door '%s' (this fpo-gen has: fortran, python)",
+                               o->frontdoors[i]);
     bool has_c = false;   /* the C back end is always built: CUDA's open and checks are C */
     for (int i = 0; i < o->nbackends; i++)
         has_c |= !strcmp(o->backends[i], "c");
@@ -297,6 +313,8 @@ static int build_options(Options *o, Build *b) {
     b->version = FPO_VERSION;
     b->backends = o->backends;
     b->nbackends = o->nbackends;
+    b->frontdoors = o->frontdoors;
+    b->nfrontdoors = o->nfrontdoors;
     b->halo = 3;
     b->cuda_nests = 8;
     if (o->cuda_nests) {
@@ -331,12 +349,18 @@ typedef struct Emission {
     int nout;
 } Emission;
 
-/* The back ends' outputs: C's, then CUDA's where the build has it. */
+/* The back ends' outputs: C's, then CUDA's where the build has it, then the front doors'. */
 static void emit_all(void *arg) {
     Emission *em = arg;
     em->out = fpo_emit_c(em->ir, em->b, &em->nout);
     if (fpo_build_has(em->b, "cuda"))
         em->out = fpo_emit_cuda(em->ir, em->b, em->out, &em->nout);
+    for (int i = 0; i < em->b->nfrontdoors; i++) {
+        if (!strcmp(em->b->frontdoors[i], "python"))
+            em->out = fpo_emit_python(em->ir, em->b, em->out, &em->nout);
+        else
+            em->out = fpo_emit_fortran(em->ir, em->b, em->out, &em->nout);
+    }
 }
 
 static int generate(Options *o) {

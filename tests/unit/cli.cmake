@@ -101,6 +101,27 @@ if(NOT FPO_PLAN_OUTPUTS STREQUAL
    "${g}/step.h;${g}/step.impl.h;${g}/step.c;${g}/step.all.c;${g}/step.manifest.json;${g}/step.all.cu")
   fail("plan outputs with --backend cuda: '${FPO_PLAN_OUTPUTS}'")
 endif()
+# --frontdoor: the Python module and the Fortran module after the back ends' outputs, once
+# each; a name Fortran cannot tell from another is an input error.
+run(2 --frontdoor rust "${slice}")
+expect_in(err "unknown front door 'rust' (this fpo-gen has: fortran, python)")
+run(0 -o "${WORK}/gen" --frontdoor python --frontdoor fortran --frontdoor python
+    --plan "${WORK}/plan_doors.cmake" "${slice}")
+include("${WORK}/plan_doors.cmake")
+if(NOT FPO_PLAN_OUTPUTS STREQUAL
+   "${g}/step.h;${g}/step.impl.h;${g}/step.c;${g}/step.all.c;${g}/step.manifest.json;${g}/step.py;${g}/step_fpo.f90")
+  fail("plan outputs with --frontdoor python --frontdoor fortran: '${FPO_PLAN_OUTPUTS}'")
+endif()
+file(WRITE "${WORK}/cases.fpo" "stencil c(qa: field<f64>, Qa: field<f64>) {\n"
+     "    computation(PARALLEL) { Qa = qa; }\n}\n"
+     "program cases(qa: field<f64>, Qa: field<f64>) {\n    c(qa, Qa);\n}\n")
+run(1 -o "${WORK}/gen" --frontdoor fortran --plan "${WORK}/plan_cases.cmake" "${WORK}/cases.fpo")
+expect_in(err "cases.fpo:4:")
+expect_in(err "error: Fortran does not tell 'Qa' from 'qa' (names ignore case)")
+run(0 -o "${WORK}/gen" --frontdoor python --plan "${WORK}/plan_cases.cmake" "${WORK}/cases.fpo")
+run(1 -o "${WORK}/gen" --frontdoor python --plan "${WORK}/plan_cb.cmake"
+    "${SRC}/../../docs/examples/callback.fpo")
+expect_in(err "the Python front door does not take programs with host callbacks")
 
 # Generation with a depfile listing imports too.
 set(features "${SRC}/features.fpo")
