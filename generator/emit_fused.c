@@ -475,20 +475,24 @@ static void emit_plain(Buf *b, Sub *m, Unit *u, int depth) {
 
 /* The first nest of I-J loop l of group G. */
 static Unit *loop_unit(Block *bl, FGroup *G, int l) {
-    for (int i = G->first; i < G->first + G->count; i++)
-        if (bl->u[i].loop == l)
-            return &bl->u[i];
-    return NULL;
+    int lo = G->first, hi = G->first + G->count;   /* a loop's nests are consecutive */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (bl->u[mid].loop < l)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < G->first + G->count && bl->u[lo].loop == l ? &bl->u[lo] : NULL;
 }
 
 /* The box of I-J loop l of group G: its nests share K; its I and J ranges are the union of
  * theirs (bounds of one base, pass_merge), the ranges all of them run in *common. */
 static SBox loop_box(Block *bl, FGroup *G, int l, SBox *common) {
-    SBox x = loop_unit(bl, G, l)->box, c = x;
-    for (int i = G->first; i < G->first + G->count; i++) {
+    Unit *f = loop_unit(bl, G, l);
+    SBox x = f->box, c = x;
+    for (int i = (int)(f - bl->u); i < G->first + G->count && bl->u[i].loop == l; i++) {
         SBox *v = &bl->u[i].box;
-        if (bl->u[i].loop != l)
-            continue;
         for (int d = 0; d < 2; d++) {
             if (v->lo[d].off < x.lo[d].off)
                 x.lo[d] = v->lo[d];

@@ -103,6 +103,8 @@ typedef struct Sched {
     Var **slots;           /* every field slot, in emit_c's order */
     int nslots, nfparams;
     int *at, *at1;         /* sched.c: per slot, while a unit (and one statement) is scanned */
+    struct UnitRef **users;   /* per slot: the nests touching it, in block and nest order */
+    int *nusers;
     StoreKind *store;      /* per slot (field parameters: SK_ARRAY) */
     bool *covered;         /* pass_extent: per slot, every read is written first in its group */
     int *share;            /* pass_pool: the slot whose pool space this array reuses, or itself */
@@ -124,11 +126,19 @@ typedef struct FTouch {
 
 enum { FPO_RING_MAX = 64 };   /* rings hold at most this many rows (else the whole plane) */
 
+/* A nest of the schedule: block and index in it. */
+typedef struct UnitRef {
+    int block, unit;
+} UnitRef;
+
 /* sched.c */
 Sched *fpo_sched_new(Ir *ir, bool fused);
 int fpo_sched_slot(Sched *s, Var *v);
 int fpo_call_slot(Sched *s, Unit *u, Var *v);
 Acc *fpo_unit_acc(Unit *u, int slot);
+int fpo_group_of(Block *b, int unit);   /* the group of nest `unit` of block b */
+int fpo_users_after(Sched *s, int slot, int block, int unit);   /* index of the first user
+                                                                  * after (block, unit) */
 bool fpo_dbound_eq(DBound a, DBound b);
 /* What a run of nests (a group or loop being built) does to each slot, gathered as nests
  * join, so that a nest is checked against the whole run at once: `ok` says which accesses

@@ -10,35 +10,33 @@
 static bool covered(Sched *s, int slot) {
     Block *home = NULL;
     Unit *w = NULL;
-    for (int b = 0; b < s->nblocks; b++)
-        for (int k = 0; k < s->blocks[b].nu; k++) {
-            Unit *u = &s->blocks[b].u[k];
-            Acc *a = fpo_unit_acc(u, slot);
-            if (!a)
-                continue;
-            if (home && home != &s->blocks[b] && !fpo_call_local(s, slot))
-                return false;   /* (a call lies in one block: a new block is a new call) */
-            home = &s->blocks[b];
-            if (!a->kconst || a->ij_only)
+    for (int n = 0; n < s->nusers[slot]; n++) {
+        int b = s->users[slot][n].block;
+        Unit *u = &s->blocks[b].u[s->users[slot][n].unit];
+        Acc *a = fpo_unit_acc(u, slot);
+        if (home && home != &s->blocks[b] && !fpo_call_local(s, slot))
+            return false;   /* (a call lies in one block: a new block is a new call) */
+        home = &s->blocks[b];
+        if (!a->kconst || a->ij_only)
+            return false;
+        if (!w || (fpo_call_local(s, slot) && u->stage != w->stage)) {
+            /* The first nest (of each call, for a stencil's temporary) writes it first,
+             * and reads only what it wrote. */
+            if (!a->plain_first || !u->par)
                 return false;
-            if (!w || (fpo_call_local(s, slot) && u->stage != w->stage)) {
-                /* The first nest (of each call, for a stencil's temporary) writes it first,
-                 * and reads only what it wrote. */
-                if (!a->plain_first || !u->par)
-                    return false;
-                for (int d = 0; d < 3; d++)
-                    if (a->lo[d] || a->hi[d])
-                        return false;
-                w = u;
-                continue;
-            }
             for (int d = 0; d < 3; d++)
-                if (!fpo_dbound_inside(
-                        (DBound){u->box.lo[d].base, u->box.lo[d].off + a->lo[d]},
-                        (DBound){u->box.hi[d].base, u->box.hi[d].off + a->hi[d]}, w->box.lo[d],
-                        w->box.hi[d]))
+                if (a->lo[d] || a->hi[d])
                     return false;
+            w = u;
+            continue;
         }
+        for (int d = 0; d < 3; d++)
+            if (!fpo_dbound_inside(
+                    (DBound){u->box.lo[d].base, u->box.lo[d].off + a->lo[d]},
+                    (DBound){u->box.hi[d].base, u->box.hi[d].off + a->hi[d]}, w->box.lo[d],
+                    w->box.hi[d]))
+                return false;
+    }
     return w != NULL;
 }
 
@@ -59,7 +57,8 @@ static bool widen(SBox *box, bool *valid, int d, DBound lo, DBound hi) {
 }
 
 /* The points of nest w's I-J box that later nests of its block read of what it writes. */
-static void trim(Block *bl, int w, Sched *s) {
+static void trim(Sched *s, int k, int w) {
+    Block *bl = &s->blocks[k];
     Unit *u = &bl->u[w];
     if (!u->par || u->grp < 0)
         return;
@@ -71,8 +70,11 @@ static void trim(Block *bl, int w, Sched *s) {
     for (int a = 0; a < u->nacc; a++) {
         if (!u->acc[a].write)
             continue;
-        for (int r = w + 1; r < bl->nu; r++) {
-            Acc *c = fpo_unit_acc(&bl->u[r], u->acc[a].slot);
+        int x = u->acc[a].slot;
+        for (int n = fpo_users_after(s, x, k, w); n < s->nusers[x] && s->users[x][n].block == k;
+             n++) {
+            int r = s->users[x][n].unit;
+            Acc *c = fpo_unit_acc(&bl->u[r], x);
             if (c && fpo_call_local(s, u->acc[a].slot) && bl->u[r].stage != u->stage)
                 break;   /* a later call's value of the stencil's temporary */
             if (!c || !c->read)
@@ -99,5 +101,5 @@ void fpo_pass_extent(Sched *s) {
         s->covered[x] = covered(s, x);
     for (int k = 0; k < s->nblocks; k++)
         for (int w = 0; w < s->blocks[k].nu; w++)
-            trim(&s->blocks[k], w, s);
+            trim(s, k, w);
 }

@@ -12,27 +12,24 @@ static StoreKind shrink(Sched *s, int slot) {
     int block = -1, group = -1, loop = -1;
     Node *stage = NULL;
     bool scalar = true;
-    for (int k = 0; k < s->nblocks; k++) {
+    for (int n = 0; n < s->nusers[slot]; n++) {   /* the nests touching it, in order */
+        int k = s->users[slot][n].block, i = s->users[slot][n].unit;
         Block *b = &s->blocks[k];
-        for (int g = 0; g < b->ng; g++)
-            for (int i = b->g[g].first; i < b->g[g].first + b->g[g].count; i++) {
-                Acc *a = fpo_unit_acc(&b->u[i], slot);
-                if (!a)
-                    continue;
-                if (!b->g[g].fused || a->lo[2] || a->hi[2] || !a->kconst)
-                    return SK_ARRAY;
-                bool same = block == k && group == g;
-                /* one fused group; a stencil's own temporary: one per call */
-                if (group >= 0 && !same && !(fpo_call_local(s, slot) && b->u[i].stage != stage))
-                    return SK_ARRAY;
-                if (loop >= 0 && (!same || loop != b->u[i].loop))
-                    scalar = false;
-                for (int d = 0; d < 2; d++)
-                    if (a->lo[d] || a->hi[d])
-                        scalar = false;
-                block = k, group = g, stage = b->u[i].stage;
-                loop = b->u[i].loop;
-            }
+        int g = fpo_group_of(b, i);
+        Acc *a = fpo_unit_acc(&b->u[i], slot);
+        if (!b->g[g].fused || a->lo[2] || a->hi[2] || !a->kconst)
+            return SK_ARRAY;
+        bool same = block == k && group == g;
+        /* one fused group; a stencil's own temporary: one per call */
+        if (group >= 0 && !same && !(fpo_call_local(s, slot) && b->u[i].stage != stage))
+            return SK_ARRAY;
+        if (loop >= 0 && (!same || loop != b->u[i].loop))
+            scalar = false;
+        for (int d = 0; d < 2; d++)
+            if (a->lo[d] || a->hi[d])
+                scalar = false;
+        block = k, group = g, stage = b->u[i].stage;
+        loop = b->u[i].loop;
     }
     return scalar ? SK_SCALAR : SK_PLANE;
 }
@@ -83,28 +80,25 @@ static int strip_from(Sched *s, int slot) {
     Block *home = NULL;
     FGroup *G = NULL;
     Unit *first = NULL;
-    for (int k = 0; k < s->nblocks; k++)
-        for (int g = 0; g < s->blocks[k].ng; g++)
-            for (int i = s->blocks[k].g[g].first;
-                 i < s->blocks[k].g[g].first + s->blocks[k].g[g].count; i++) {
-                Unit *u = &s->blocks[k].u[i];
-                Acc *a = fpo_unit_acc(u, slot);
-                if (!a)
-                    continue;
-                if (G && G != &s->blocks[k].g[g])
-                    return STRIP_NZ_MAX + 1;
-                home = &s->blocks[k], G = &s->blocks[k].g[g];
-                if (!G->column || !a->kconst || a->ij_only || a->lo[0] || a->hi[0] || a->lo[1] ||
-                    a->hi[1] || a->lo[2] < -STRIP_OFF_MAX || a->hi[2] > STRIP_OFF_MAX)
-                    return STRIP_NZ_MAX + 1;
-                for (int d = 0; d < 3; d++)
-                    if (u->box.lo[d].off < -STRIP_OFF_MAX || u->box.lo[d].off > STRIP_OFF_MAX ||
-                        u->box.hi[d].off < -STRIP_OFF_MAX || u->box.hi[d].off > STRIP_OFF_MAX)
-                        return STRIP_NZ_MAX + 1;
-                if (first && !same_ij(&first->box, &u->box))
-                    return STRIP_NZ_MAX + 1;
-                first = first ? first : u;
-            }
+    for (int n = 0; n < s->nusers[slot]; n++) {   /* the nests touching it, in order */
+        int k = s->users[slot][n].block, i = s->users[slot][n].unit;
+        int g = fpo_group_of(&s->blocks[k], i);
+        Unit *u = &s->blocks[k].u[i];
+        Acc *a = fpo_unit_acc(u, slot);
+        if (G && G != &s->blocks[k].g[g])
+            return STRIP_NZ_MAX + 1;
+        home = &s->blocks[k], G = &s->blocks[k].g[g];
+        if (!G->column || !a->kconst || a->ij_only || a->lo[0] || a->hi[0] || a->lo[1] ||
+            a->hi[1] || a->lo[2] < -STRIP_OFF_MAX || a->hi[2] > STRIP_OFF_MAX)
+            return STRIP_NZ_MAX + 1;
+        for (int d = 0; d < 3; d++)
+            if (u->box.lo[d].off < -STRIP_OFF_MAX || u->box.lo[d].off > STRIP_OFF_MAX ||
+                u->box.hi[d].off < -STRIP_OFF_MAX || u->box.hi[d].off > STRIP_OFF_MAX)
+                return STRIP_NZ_MAX + 1;
+        if (first && !same_ij(&first->box, &u->box))
+            return STRIP_NZ_MAX + 1;
+        first = first ? first : u;
+    }
     if (!G)
         return STRIP_NZ_MAX + 1;
     /* Bounds are nz or 0 plus small offsets: what holds at nz = 64 holds above. */

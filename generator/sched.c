@@ -61,6 +61,31 @@ bool fpo_run_conflicts(NestRun *r, Unit *v) {
     return false;
 }
 
+int fpo_group_of(Block *b, int unit) {
+    int lo = 0, hi = b->ng - 1;   /* the last group starting at or before unit */
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (b->g[mid].first <= unit)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+int fpo_users_after(Sched *s, int slot, int block, int unit) {
+    int lo = 0, hi = s->nusers[slot];
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        UnitRef r = s->users[slot][mid];
+        if (r.block < block || (r.block == block && r.unit <= unit))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 bool fpo_dbound_eq(DBound a, DBound b) { return a.base == b.base && a.off == b.off; }
 
 /* A unit being built: at[slot] is the index of its access to slot, plus 1 (0: none yet). */
@@ -317,6 +342,14 @@ Sched *fpo_sched_new(Ir *ir, bool fused) {
     s->at = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
     s->at1 = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
     collect(s, ir->body);
+    s->users = fpo_new(sizeof(UnitRef *) * (size_t)(s->nslots + 1));
+    s->nusers = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
+    for (int k = 0; k < s->nblocks; k++)
+        for (int i = 0; i < s->blocks[k].nu; i++)
+            for (int a = 0; a < s->blocks[k].u[i].nacc; a++) {
+                int x = s->blocks[k].u[i].acc[a].slot;
+                VPUSH(s->users[x], s->nusers[x], ((UnitRef){k, i}));
+            }
     return s;
 }
 
