@@ -1223,7 +1223,6 @@ void fpo_c_field_setup(Buf *b, Decl *st, Var *v) {
 
 typedef struct Prog {
     Ir *ir;
-    StencilInfo **infos;
     int nfparams;
     const Build *build;
     StrMap *slots;   /* a field variable (its address as text) -> its slot + 1; made at first
@@ -1874,7 +1873,7 @@ static char *emit_variant(Prog *pg, unsigned edges, char **body) {
     Sched *sched = pg->build->sched;
     Emit e = {ir, &stencils, NULL, 0, EDGE_ALL, edges, sched, 0, NULL, NULL};
     for (int s = 0; s < ir->nstencils && !fpo_sched_inline(sched); s++)
-        emit_stencil(&e, ir->stencils[s], pg->infos[s]);
+        emit_stencil(&e, ir->stencils[s], fpo_extent(ir->stencils[s]));
     e.b = &run;
     e.indent = 1;
     for (int i = 0; i < ir->nscalars; i++) {
@@ -1891,11 +1890,9 @@ static char *emit_variant(Prog *pg, unsigned edges, char **body) {
     return stencils.s;
 }
 
-/* The state of a program's emission: its stencils' extents, how many field parameters. */
+/* The state of a program's emission: how many field parameters. */
 static Prog prog_of(Ir *ir, const Build *bd) {
-    Prog pg = {ir, fpo_new(sizeof(StencilInfo *) * (size_t)(ir->nstencils + 1)), 0, bd, NULL};
-    for (int i = 0; i < ir->nstencils; i++)
-        pg.infos[i] = fpo_extent(ir->stencils[i]);
+    Prog pg = {ir, 0, bd, NULL};
     for (int i = 0; i < ir->nparams; i++)
         pg.nfparams += ir->params[i]->ax != AX_SCALAR;
     return pg;

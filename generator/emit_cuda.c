@@ -95,12 +95,15 @@ static void stencil_views(Cu *c, Buf *b, Decl *s, Node *body) {
     }
 }
 
-/* The tile-position variables regions test. */
-static void region_vars(Buf *b, const char *indent) {
-    buf_printf(b, "%sconst int64_t fpo_ti = fpo__dom.i0, fpo_tj = fpo__dom.j0, fpo_tni = "
-                  "fpo__dom.tile_nx, fpo_tnj = fpo__dom.tile_ny;\n"
-                  "%s(void)fpo_ti, (void)fpo_tj, (void)fpo_tni, (void)fpo_tnj, (void)fpo_edges;\n",
-               indent, indent);
+/* The tile-position variables regions test, at the top of a kernel (none: the kernel's
+ * statements hold no region). */
+static void region_vars(Buf *b, bool regions) {
+    if (regions)
+        buf_add(b, "    const int64_t fpo_ti = fpo__dom.i0, fpo_tj = fpo__dom.j0, fpo_tni = "
+                   "fpo__dom.tile_nx, fpo_tnj = fpo__dom.tile_ny;\n"
+                   "    (void)fpo_ti, (void)fpo_tj, (void)fpo_tni, (void)fpo_tnj, (void)fpo_edges;\n");
+    else
+        buf_add(b, "    (void)fpo__dom, (void)fpo_edges;\n");
 }
 
 /* The kernel of unit u's statements `body` (its group, or its whole sequential interval),
@@ -132,10 +135,7 @@ static const char *nest_kernel(Cu *c, Unit *u, Node *body, bool column) {
         buf_printf(b, "const fpo_field fpo__v_%s, ", s->temps[i]->name);
     buf_add(b, "const fpo_domain fpo__dom, unsigned fpo_edges, int64_t fpo_ib, int64_t fpo_ie, "
                "int64_t fpo_jb, int64_t fpo_je, int64_t fpo_ka, int64_t fpo_kz) {\n");
-    if (fpo_c_has_region(s))
-        region_vars(b, "    ");
-    else
-        buf_add(b, "    (void)fpo__dom, (void)fpo_edges;\n");
+    region_vars(b, fpo_c_has_region(s));
     stencil_views(c, b, s, body);
     buf_add(b, "    const int64_t i = fpo_ib + (int64_t)(blockIdx.x * blockDim.x + threadIdx.x);\n"
                "    const int64_t j = fpo_jb + (int64_t)(blockIdx.y * blockDim.y + threadIdx.y);\n"
@@ -453,10 +453,7 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     }
     buf_add(k, "const fpo_domain fpo__dom, unsigned fpo_edges, int64_t fpo_i0, int64_t fpo_j0, "
                "int64_t fpo_ka) {\n");
-    if (seg_regions(g))
-        region_vars(k, "    ");
-    else
-        buf_add(k, "    (void)fpo__dom, (void)fpo_edges;\n");
+    region_vars(k, seg_regions(g));
     buf_printf(k, "    const int64_t fpo_ti0 = fpo_i0 + (int64_t)blockIdx.x * %d, fpo_tj0 = fpo_j0 + "
                   "(int64_t)blockIdx.y * %d;\n",
                CU_TX, g->ty);

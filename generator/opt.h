@@ -97,7 +97,6 @@ typedef struct Sched {
     Ir *ir;
     bool fused;            /* false: the unfused reference (one stencil function per call) */
     bool on[PASS_COUNT];
-    StencilInfo **infos;   /* per IR stencil */
     Block *blocks;
     int nblocks;
     Var **slots;           /* every field slot, in emit_c's order */

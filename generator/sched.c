@@ -317,9 +317,6 @@ Sched *fpo_sched_new(Ir *ir, bool fused) {
     s->fused = fused;
     for (int p = 0; p < PASS_COUNT; p++)
         s->on[p] = fused;
-    s->infos = fpo_new(sizeof(StencilInfo *) * (size_t)(ir->nstencils + 1));
-    for (int i = 0; i < ir->nstencils; i++)
-        s->infos[i] = fpo_extent(ir->stencils[i]);
     for (int i = 0; i < ir->nparams; i++)
         if (ir->params[i]->ax != AX_SCALAR)
             VPUSH(s->slots, s->nslots, ir->params[i]);
