@@ -19,6 +19,9 @@ typedef struct em_model {
     double *q, *q0;                     /* h, the initial h */
     double *uc, *vc, *crx, *cry, *xfx, *yfx, *sg[4];
     struct em_step *step;               /* em_step.h's program (model.c; NULL in setup.c) */
+    int on_device;                      /* em_step runs on the CUDA back end (model.c) */
+    double *dev[9];                     /* then its fields' copies in device memory: q, crx,
+                                         * cry, xfx, yfx, area, rarea, dxa, dya */
 } em_model;
 
 /* Set up this rank of comm (6 L^2 ranks, layout L x L): grid, the bell on every level, the
@@ -40,11 +43,28 @@ em_status em_model_fingerprint(const em_model *m, const double *f, uint64_t *out
 /* Free what em_model_setup made (collective). */
 void em_model_release(em_model *m);
 
-/* em_model_setup, and the opened step program (collective; model.c). */
+/* em_model_setup, and the opened step program on `backend` ("c" or "cuda"; NULL: FPO_BACKEND
+ * from the environment, else "c"). On the CUDA back end the step's fields are copies in device
+ * memory, made here (collective; model.c). */
 em_status em_model_init(em_model *m, MPI_Comm comm, int n, int nz, const double *alpha,
-                        double dt, em_error *err);
-/* One time step: the program em_step (halo update, corner fills and fv_tp_2d). */
+                        double dt, const char *backend, em_error *err);
+/* One time step: the program em_step (halo update, corner fills and fv_tp_2d); on the CUDA
+ * back end queued on its stream. */
 em_status em_model_step(em_model *m, em_error *err);
+/* Wait for the queued steps, and bring h to m->q (on the CUDA back end; at once on C). */
+em_status em_model_fetch(em_model *m, em_error *err);
+/* After m->q changed on the host (a restart read): give it to the step. */
+em_status em_model_store(em_model *m, em_error *err);
+/* What em_step runs on, as its _backend says ("c", "cuda (halo exchanges staged ...)"). */
+const char *em_model_backend(const em_model *m);
+
+/* device_cuda.c (device_host.c where em_step has no CUDA back end, or an emulated one): the
+ * memory em_step's fields live in on the CUDA back end. */
+em_status em_dev_ready(em_error *err);   /* refuses where no device can be used */
+em_status em_dev_alloc(void **dev, size_t bytes, em_error *err);
+em_status em_dev_put(void *dev, const void *host, size_t bytes, em_error *err);
+em_status em_dev_get(void *host, const void *dev, size_t bytes, em_error *err);
+void em_dev_free(void *dev);
 /* Gather level `level` of f (an array of the model's 3D shape) into out (6 N N values), or
  * every level when level < 0 (nz 6 N N values), on rank 0 (collective). */
 em_status em_model_gather(const em_model *m, const double *f, int level, double *out,

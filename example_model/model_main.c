@@ -1,6 +1,7 @@
 /* model_main.c: a command line and MPI ranks to a run of the FPO example model on Williamson
- * test case 1 (model.c): error norms per level on stdout, progress on stderr, h in NetCDF,
- * restarts (restart.c); optionally the same run of the plain-C reference, compared bit for bit. */
+ * test case 1 (model.c), its step on the C or the CUDA back end: error norms per level on
+ * stdout, progress on stderr, h in NetCDF, restarts (restart.c); optionally the same run of the
+ * plain-C reference, compared bit for bit. */
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
@@ -20,6 +21,7 @@ typedef struct opts {
     int every, kill_after;              /* restart every N steps; test: a rank dies after */
     double days, alpha;
     const char *path, *rin, *rout;      /* NetCDF file, restart to read, restart to write */
+    const char *backend;                /* em_step's back end (-b), NULL: FPO_BACKEND or C */
 } opts;
 
 static double now(void) {
@@ -46,13 +48,14 @@ static double huge_mb(void) {
 static void usage(void) {
     fprintf(stderr,
             "usage: fpo_example_model [-n N] [-z NZ] [-a ALPHA] [-d DAYS] [-s STEPS] [-f FILE.nc]\n"
-            "                         [-c] [-r RESTART] [-w RESTART] [-e EVERY]\n"
+            "                         [-c] [-r RESTART] [-w RESTART] [-e EVERY] [-b BACKEND]\n"
             "  run with 6 L^2 MPI ranks (layout L x L per tile); N cells per tile edge (24),\n"
             "  NZ levels (5: level k takes test case 1's alpha k mod 5 unless ALPHA is given),\n"
             "  DAYS (12), STEPS (6 N per 12 days), FILE: h of every level at start and end,\n"
             "  -c: also run the plain-C reference on rank 0 and compare h bit for bit,\n"
             "  -r: resume from RESTART (then DAYS and STEPS still count from day 0),\n"
-            "  -w: write RESTART at the end and, with -e, every EVERY steps\n");
+            "  -w: write RESTART at the end and, with -e, every EVERY steps,\n"
+            "  -b: the step's back end, c or cuda (FPO_BACKEND from the environment, else c)\n");
 }
 
 static int parse(int argc, char **argv, opts *o) {
@@ -76,6 +79,7 @@ static int parse(int argc, char **argv, opts *o) {
         case 'w': o->rout = v; break;
         case 'e': o->every = atoi(v); break;
         case 'k': o->kill_after = atoi(v); break;   /* test: rank size / 2 dies after step v */
+        case 'b': o->backend = v; break;
         default: return 0;
         }
         k++;
@@ -232,9 +236,13 @@ static int steps(em_model *m, const opts *o, int rank, int s0, double dt) {
             fail(&err);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
-        if (o->every && (s + 1) % o->every == 0 && s + 1 < o->steps &&
-            write_restart(m, o, rank, s + 1, dt))
-            return 1;
+        if (o->every && (s + 1) % o->every == 0 && s + 1 < o->steps) {
+            if (em_model_fetch(m, &err)) {
+                fail(&err);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+            if (write_restart(m, o, rank, s + 1, dt)) return 1;
+        }
         if (o->kill_after == s + 1 && rank == m->d.size / 2) {
             fprintf(stderr, "fpo_example_model: rank %d kills itself after step %d (-k)\n", rank,
                     s + 1);
@@ -258,6 +266,10 @@ static int resume(em_model *m, const opts *o, int rank, double dt, int *s0) {
     *s0 = 0;
     if (!o->rin) return 0;
     if (em_restart_read(m, o->rin, dt, &step, &err)) return rank == 0 ? fail(&err) : 1;
+    if (em_model_store(m, &err)) {   /* a copy to this rank's device: the others may be waiting */
+        fail(&err);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     if (step < 0 || step > o->steps) {
         if (rank == 0)
             fprintf(stderr, "fpo_example_model: restart %s is at step %lld, past this run's %d\n",
@@ -276,7 +288,7 @@ static int run(const opts *o, int rank) {
     double dt = o->days * 86400.0 / o->steps, *alpha = malloc((size_t)o->nz * sizeof *alpha);
     if (!alpha) return fprintf(stderr, "fpo_example_model: out of memory\n"), 1;
     for (int k = 0; k < o->nz; k++) alpha[k] = o->alpha_set ? o->alpha : em_tc1_alpha(k);
-    int rc = em_model_init(&m, MPI_COMM_WORLD, o->n, o->nz, alpha, dt, &err), s0 = 0;
+    int rc = em_model_init(&m, MPI_COMM_WORLD, o->n, o->nz, alpha, dt, o->backend, &err), s0 = 0;
     free(alpha);
     if (rc) {   /* every rank returns with the first failing rank's message */
         if (rank == 0) fail(&err);
@@ -285,12 +297,17 @@ static int run(const opts *o, int rank) {
     }
     if (rank == 0)
         printf("fpo_example_model: N=%d nz=%d ranks=%d (layout %dx%d, %dx%d cells each) hord=%d "
-               "steps=%d dt=%.1fs days=%g\n", o->n, m.nz, m.d.size, m.d.layout_x, m.d.layout_y,
-               m.g.nx, m.g.ny, EM_MODEL_HORD, o->steps, dt, o->days);
+               "steps=%d dt=%.1fs days=%g\nbackend: %s\n", o->n, m.nz, m.d.size, m.d.layout_x,
+               m.d.layout_y, m.g.nx, m.g.ny, EM_MODEL_HORD, o->steps, dt, o->days,
+               em_model_backend(&m));
     if ((rc = resume(&m, o, rank, dt, &s0))) return em_model_free(&m), rc;
     MPI_Barrier(m.d.comm);
     double t0 = now();
     rc = steps(&m, o, rank, s0, dt);
+    if (!rc && em_model_fetch(&m, &err)) {   /* the queued steps done, h on the host */
+        fail(&err);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     MPI_Barrier(m.d.comm);
     int ran = o->steps - s0;
     double elapsed = now() - t0, t_end = o->steps * dt;

@@ -74,6 +74,8 @@ typedef struct Emit {
     FpoBlockFn *block;       /* run's blocks of stencil calls come from another back end
                               * (emit_cuda.c), NULL: from here or emit_fused.c */
     void *block_arg;
+    const char *stream;      /* that back end's stream: fields are device memory, corner fills
+                              * are queued there, host callbacks wait for it; NULL: the host */
 } Emit;
 
 static void ind(Emit *e) {
@@ -1402,23 +1404,38 @@ static void emit_halo(Emit *e, Prog *pg, Node *h, const Build *bd) {
     case HO_COPY_CORNERS:
         ind(e);
         buf_printf(b, "const fpo_halo_field fpo_q = %s;\n", halo_field(pg, h->args));
-        emit_halo_check(e,
-                        fpo_fmt("fpo_halo_copy_corners(p->halo, &fpo_q, FPO_HALO_CENTER, %lld, "
-                                "%s, &fpo_herr)",
-                                (long long)depth, dirs[h->halo.dir]),
-                        h);
+        if (e->stream)
+            emit_halo_check(e,
+                            fpo_fmt("fpo_halo_copy_corners_on(p->halo, &fpo_q, FPO_HALO_CENTER, "
+                                    "%lld, %s, %s, &fpo_herr)",
+                                    (long long)depth, dirs[h->halo.dir], e->stream),
+                            h);
+        else
+            emit_halo_check(e,
+                            fpo_fmt("fpo_halo_copy_corners(p->halo, &fpo_q, FPO_HALO_CENTER, "
+                                    "%lld, %s, &fpo_herr)",
+                                    (long long)depth, dirs[h->halo.dir]),
+                            h);
         break;
     case HO_FILL_CORNERS: {
         bool c = h->halo.vec == HV_C;
         ind(e);
         buf_printf(b, "const fpo_halo_field fpo_u = %s, fpo_v = %s;\n", halo_field(pg, h->args),
                    halo_field(pg, h->args->next));
-        emit_halo_check(e,
-                        fpo_fmt("fpo_halo_fill_corners(p->halo, &fpo_u, &fpo_v, %s, %lld, %s, "
-                                "%s, &fpo_herr)",
-                                halo_kinds[h->halo.vec], (long long)depth, dirs[c ? 1 : 0],
-                                dirs[c ? 0 : 1]),
-                        h);
+        if (e->stream)
+            emit_halo_check(e,
+                            fpo_fmt("fpo_halo_fill_corners_on(p->halo, &fpo_u, &fpo_v, %s, %lld, "
+                                    "%s, %s, %s, &fpo_herr)",
+                                    halo_kinds[h->halo.vec], (long long)depth, dirs[c ? 1 : 0],
+                                    dirs[c ? 0 : 1], e->stream),
+                            h);
+        else
+            emit_halo_check(e,
+                            fpo_fmt("fpo_halo_fill_corners(p->halo, &fpo_u, &fpo_v, %s, %lld, "
+                                    "%s, %s, &fpo_herr)",
+                                    halo_kinds[h->halo.vec], (long long)depth, dirs[c ? 1 : 0],
+                                    dirs[c ? 0 : 1]),
+                            h);
         break;
     }
     }
@@ -1452,11 +1469,13 @@ static void emit_halo_plans(Buf *b, Prog *pg, Node *n, const Build *bd) {
                            nitems++, halo_field(pg, a));
         if (n->halo.op == HO_SYNC_EDGES)
             buf_printf(b, "        if (fpo_halo_plan_create_edges(&p->plan[%d], p->halo, %d, "
-                          "items, 0, &fpo_herr))\n", n->halo.plan, nitems);
+                          "items, fpo_hflags, &fpo_herr) ||\n", n->halo.plan, nitems);
         else
             buf_printf(b, "        if (fpo_halo_plan_create(&p->plan[%d], p->halo, %lld, %d, "
-                          "items, 0, &fpo_herr))\n", n->halo.plan,
+                          "items, fpo_hflags, &fpo_herr) ||\n", n->halo.plan,
                        (long long)halo_depth(n, bd), nitems);
+        buf_printf(b, "            fpo_halo_plan_stream(p->plan[%d], fpo_hstream, &fpo_herr))\n",
+                   n->halo.plan);
         buf_printf(b, "            return fpo_halo_failed_(err, \"%s\", &fpo_herr);\n    }\n",
                    fpo_c_str(halo_text(n)));
     }
@@ -1647,6 +1666,15 @@ static void emit_run(Emit *e, Prog *pg, Node *n) {
             Decl *cb = n->decl;
             ind(e);
             buf_printf(b, "{\n");
+            if (e->stream) {   /* the callback sees the fields as the kernels before it left them */
+                ind(e);
+                buf_printf(b, "    fpo_status fpo_sw = fpo_cuda_wait(fpo__cu, \"%s\", err);\n",
+                           e->ir->name);
+                ind(e);
+                buf_add(b, "    if (fpo_sw)\n");
+                ind(e);
+                buf_add(b, "        return fpo_sw;\n");
+            }
             ind(e);
             buf_printf(b, "    fpo_status fpo_st = %s(p->user", cb->name);
             for (int i = 0; i < cb->nparams; i++) {
@@ -1898,10 +1926,11 @@ static Prog prog_of(Ir *ir, const Build *bd) {
     return pg;
 }
 
-char *fpo_c_run_body(Ir *ir, const Build *bd, unsigned edges, FpoBlockFn *block, void *arg) {
+char *fpo_c_run_body(Ir *ir, const Build *bd, unsigned edges, FpoBlockFn *block, void *arg,
+                     const char *stream) {
     Prog pg = prog_of(ir, bd);
     Buf run = {0};
-    Emit e = {ir, &run, NULL, 1, EDGE_ALL, edges, bd->sched, 0, block, arg};
+    Emit e = {ir, &run, NULL, 1, EDGE_ALL, edges, bd->sched, 0, block, arg, stream};
     for (int i = 0; i < ir->nscalars; i++) {
         Var *v = ir->scalars[i];
         buf_printf(&run, "    %s %s = 0;\n", c_types[v->dt], cname(v->name));

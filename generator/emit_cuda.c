@@ -627,10 +627,7 @@ static void emit_block(Buf *b, Node *stages, int depth, void *arg) {
 
 /* What the CUDA back end cannot run yet, as a build error rather than a wrong run. */
 static const char *unsupported(Ir *ir, const Build *bd, const Sched *s) {
-    if (bd->nhalo)
-        return "halo statements";
-    if (ir->ncallbacks)
-        return "host callbacks";
+    (void)ir, (void)bd;
     if (s && fpo_instrumented(&s->ins))
         return "--instrument checks";
     return NULL;
@@ -642,7 +639,7 @@ static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *c
     const char *src = ir->loc.file ? strrchr(ir->loc.file->path, '/') : NULL;
     src = src ? src + 1 : ir->loc.file ? ir->loc.file->path : "IR";
     Cu c = {ir, bd->sched, fpo_c_ctx(ir, edges), {0}, NULL, 0, 0, bd->cuda_nests};
-    char *body = fpo_c_run_body(ir, bd, edges, emit_block, &c);
+    char *body = fpo_c_run_body(ir, bd, edges, emit_block, &c, "fpo_cuda_stream(fpo__cu)");
     buf_add(&c.kernels, "");
 
     Buf b = {0};
@@ -671,12 +668,26 @@ static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *c
     buf_add(&args, "");
     buf_add(&key, "");
     buf_printf(&b, "\n/* The work of one run, launched on the program's stream. */\n"
-                   "static void fpo_body_(%s *p, fpo_cuda *fpo__cu%s) {\n"
+                   "static fpo_status fpo_body_(%s *p, fpo_cuda *fpo__cu%s, fpo_error *err) {\n"
                    "    const int64_t nx = p->dom.nx, ny = p->dom.ny, nz = p->dom.nz;\n"
-                   "    (void)nx, (void)ny, (void)nz;\n",
+                   "    (void)nx, (void)ny, (void)nz, (void)err;\n",
                ir->name, params.s);
     buf_add(&b, body);
-    buf_add(&b, "}\n");
+    buf_add(&b, "    return FPO_OK;\n}\n");
+    if (bd->nhalo || ir->ncallbacks) {
+        /* MPI and the host take part in a run: no graph, the kernels launched as they come */
+        buf_printf(&b, "\nfpo_status %s__cuda_%s(%s *p%s, fpo_error *err) {\n"
+                       "    fpo_cuda *fpo__cu = (fpo_cuda *)p->cuda_;\n"
+                       "    /* %s: launched plainly, not captured as a graph */\n"
+                       "    fpo_status st = fpo_body_(p, fpo__cu%s, err);\n"
+                       "    fpo_error fpo_later;   /* a failed launch, after the failure in err */\n"
+                       "    fpo_status launched = fpo_cuda_status(fpo__cu, \"%s\", st ? &fpo_later : err);\n"
+                       "    return st ? st : launched;\n}\n",
+                   ir->name, name, ir->name, params.s,
+                   bd->nhalo ? "halo exchanges (MPI) between kernels" : "host callbacks between kernels",
+                   args.s, ir->name);
+        return b.s;
+    }
     buf_printf(&b, "\nfpo_status %s__cuda_%s(%s *p%s, fpo_error *err) {\n", ir->name, name,
                ir->name, params.s);
     buf_add(&b, "    fpo_cuda *fpo__cu = (fpo_cuda *)p->cuda_;\n");
@@ -687,11 +698,11 @@ static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *c
     buf_printf(&b, "    if (fpo_cuda_replay(fpo__cu, fpo_key, fpo_n))\n"
                    "        return fpo_cuda_status(fpo__cu, \"%s\", err);\n"
                    "    if (fpo_cuda_capture(fpo__cu)) {\n"
-                   "        fpo_body_(p, fpo__cu%s);\n"
+                   "        (void)fpo_body_(p, fpo__cu%s, err);   /* (nothing in it fails on the host) */\n"
                    "        if (fpo_cuda_captured(fpo__cu, fpo_key, fpo_n))\n"
                    "            return fpo_cuda_status(fpo__cu, \"%s\", err);\n"
                    "    }\n"
-                   "    fpo_body_(p, fpo__cu%s);   /* plain launches where capture failed */\n"
+                   "    (void)fpo_body_(p, fpo__cu%s, err);   /* plain launches where capture failed */\n"
                    "    return fpo_cuda_status(fpo__cu, \"%s\", err);\n}\n",
                ir->name, args.s, ir->name, args.s, ir->name);
     return b.s;

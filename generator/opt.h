@@ -249,7 +249,8 @@ void fpo_emit_c_sched(Ir *ir, Sched *sched, Output out[2]);
  * names, what statements use (regions the class leaves out do not count), a stencil field's
  * setup (its origin pointer and strides from its fpo_field), and run's body (program scalars,
  * loops, ifs) with each block of stencil calls written by `block` (called for a block's first
- * ND_STAGES node, then for its later ones). */
+ * ND_STAGES node, then for its later ones), and halo statements and host callbacks ordered
+ * with the work queued on `stream` (a C expression; fields are device memory). */
 typedef void FpoBlockFn(Buf *b, Node *stages, int indent, void *arg);
 const void *fpo_c_ctx(Ir *ir, unsigned edges);
 const char *fpo_c_name(const char *name);
@@ -257,7 +258,8 @@ const char *fpo_c_name(const char *name);
 unsigned char *fpo_c_used(const void *ctx, Decl *s, Node *body);
 bool fpo_c_has_region(Decl *s);
 void fpo_c_field_setup(Buf *b, Decl *st, Var *v);
-char *fpo_c_run_body(Ir *ir, const Build *bd, unsigned edges, FpoBlockFn *block, void *arg);
+char *fpo_c_run_body(Ir *ir, const Build *bd, unsigned edges, FpoBlockFn *block, void *arg,
+                     const char *stream);
 bool fpo_build_has(const Build *bd, const char *backend);
 
 /* emit_cuda.c: out (nout outputs of fpo_emit_c) and one NAME.<class>.cu per variant. */

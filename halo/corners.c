@@ -1,20 +1,13 @@
 /* corners.c: takes an exchanged field on a rank touching cube corners, gives the corner halo
  * blocks filled from the adjacent edge halo turned a quarter about the corner (FV3's
- * copy_corners for scalars, fill_corners for vectors). */
+ * copy_corners for scalars, fill_corners for vectors), on host memory or, queued on a CUDA
+ * stream, on device memory (pack_cuda.cu). */
 #include "halo_internal.h"
 
-/* Tile corners in the order SW, SE, NW, NE, with the edges each needs. */
+/* Tile corners in the order SW, SE, NW, NE (hx_corner_src), with the edges each needs. */
 static const unsigned corner_edges[4] = {
     FPO_HALO_EDGE_S | FPO_HALO_EDGE_W, FPO_HALO_EDGE_S | FPO_HALO_EDGE_E,
     FPO_HALO_EDGE_N | FPO_HALO_EDGE_W, FPO_HALO_EDGE_N | FPO_HALO_EDGE_E};
-
-/* The quarter turn taking a corner-block point to its source: +1 counter-clockwise, -1
- * clockwise. The source lies in the W / E halo for dir X, the S / N halo for dir Y. */
-static int corner_turn(int corner, fpo_halo_fill dir)
-{
-    int sw_ne = corner == 0 || corner == 3;
-    return (sw_ne == (dir == FPO_HALO_FILL_X)) ? -1 : 1;
-}
 
 static double get(const fpo_halo_field *f, int i, int j, int64_t k)
 {
@@ -32,31 +25,31 @@ static void put(const fpo_halo_field *f, int i, int j, int64_t k, double v)
 }
 
 /* Fills the corner blocks of component c (of ncomp, fields f[]) at `pos` from the halo `dir`
- * names. For a vector, a turn t gives u = t v', v = -t u' of the source point. */
-static void fill(const fpo_halo_decomp *d, const fpo_halo_field *f[2], int ncomp, int c,
-                 fpo_halo_pos pos, int depth, fpo_halo_fill dir)
+ * names. For a vector, a turn t gives u = t v', v = -t u' of the source point. With a stream
+ * the fields are device memory and the fill is queued there. */
+static fpo_halo_status fill(const fpo_halo_decomp *d, const fpo_halo_field *f[2], int ncomp,
+                            int c, fpo_halo_pos pos, int depth, fpo_halo_fill dir, void *stream,
+                            fpo_halo_error *err)
 {
     int hx = hx_half_x(pos), hy = hx_half_y(pos), ni, nj;
+    if (stream)
+        return hx_cuda_corners(d, f, ncomp, c, pos, depth, dir, stream, err);
     fpo_halo_compute_size(d, pos, &ni, &nj);
     for (int corner = 0; corner < 4; corner++) {
-        int cx = corner & 1 ? 2 * d->nx : 0, cy = corner & 2 ? 2 * d->ny : 0;
-        int t = corner_turn(corner, dir), sc = ncomp == 2 ? 1 - c : 0;
+        int t = hx_corner_turn(corner, dir), sc = ncomp == 2 ? 1 - c : 0;
         double sign = ncomp == 2 ? (c == 0 ? t : -t) : 1;
         if ((d->edges & corner_edges[corner]) != corner_edges[corner])
             continue;
         for (int j = -depth; j < nj + depth; j++)
             for (int i = -depth; i < ni + depth; i++) {
-                int a = 2 * i + hx - cx, b = 2 * j + hy - cy; /* doubled, from the corner */
-                int sa = t > 0 ? -b : b, sb = t > 0 ? a : -a;
                 int si, sj;
-                if (!((corner & 1 ? a > 0 : a < 0) && (corner & 2 ? b > 0 : b < 0)))
+                if (!hx_corner_src(corner, t, d->nx, d->ny, hx, hy, i, j, &si, &sj))
                     continue;
-                si = (sa + cx - ((sa + cx) & 1)) / 2; /* floor: the source's own parity */
-                sj = (sb + cy - ((sb + cy) & 1)) / 2;
                 for (int64_t k = 0; k < f[c]->hi[2] - f[c]->lo[2]; k++)
                     put(f[c], i, j, k, sign * get(f[sc], si, sj, k));
             }
     }
+    return FPO_HALO_OK;
 }
 
 static fpo_halo_status check(const fpo_halo_decomp *d, const fpo_halo_field *f,
@@ -79,6 +72,13 @@ fpo_halo_status fpo_halo_copy_corners(const fpo_halo_decomp *d, const fpo_halo_f
                                       fpo_halo_pos pos, int depth, fpo_halo_fill dir,
                                       fpo_halo_error *err)
 {
+    return fpo_halo_copy_corners_on(d, q, pos, depth, dir, NULL, err);
+}
+
+fpo_halo_status fpo_halo_copy_corners_on(const fpo_halo_decomp *d, const fpo_halo_field *q,
+                                         fpo_halo_pos pos, int depth, fpo_halo_fill dir,
+                                         void *stream, fpo_halo_error *err)
+{
     const fpo_halo_field *f[2] = {q, q};
     fpo_halo_status st = check(d, q, pos, depth, "fpo_halo_copy_corners", err);
     if (st)
@@ -87,14 +87,21 @@ fpo_halo_status fpo_halo_copy_corners(const fpo_halo_decomp *d, const fpo_halo_f
         return hx_fail(err, FPO_HALO_EINVAL, "rank %d: fpo_halo_copy_corners: a quarter turn "
                        "takes x-faces to y-faces; fill face values as a C- or D-grid pair",
                        d->rank);
-    fill(d, f, 1, 0, pos, depth, dir);
-    return FPO_HALO_OK;
+    return fill(d, f, 1, 0, pos, depth, dir, stream, err);
 }
 
 fpo_halo_status fpo_halo_fill_corners(const fpo_halo_decomp *d, const fpo_halo_field *u,
                                       const fpo_halo_field *v, fpo_halo_kind kind, int depth,
                                       fpo_halo_fill udir, fpo_halo_fill vdir,
                                       fpo_halo_error *err)
+{
+    return fpo_halo_fill_corners_on(d, u, v, kind, depth, udir, vdir, NULL, err);
+}
+
+fpo_halo_status fpo_halo_fill_corners_on(const fpo_halo_decomp *d, const fpo_halo_field *u,
+                                         const fpo_halo_field *v, fpo_halo_kind kind, int depth,
+                                         fpo_halo_fill udir, fpo_halo_fill vdir, void *stream,
+                                         fpo_halo_error *err)
 {
     fpo_halo_item it = fpo_halo_vector(*u, *v, kind);
     fpo_halo_pos pos[2];
@@ -106,7 +113,7 @@ fpo_halo_status fpo_halo_fill_corners(const fpo_halo_decomp *d, const fpo_halo_f
     if ((st = check(d, u, pos[0], depth, "fpo_halo_fill_corners (u)", err)) ||
         (st = check(d, v, pos[1], depth, "fpo_halo_fill_corners (v)", err)))
         return st;
-    fill(d, f, 2, 0, pos[0], depth, udir);
-    fill(d, f, 2, 1, pos[1], depth, vdir);
-    return FPO_HALO_OK;
+    if ((st = fill(d, f, 2, 0, pos[0], depth, udir, stream, err)))
+        return st;
+    return fill(d, f, 2, 1, pos[1], depth, vdir, stream, err);
 }

@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "halo_internal.h"
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h>   /* MPIX_Query_cuda_support */
+#endif
 
 static int tags_key = MPI_KEYVAL_INVALID;
 
@@ -277,8 +280,37 @@ fpo_halo_status fpo_halo_exchange(fpo_halo_plan *p, fpo_halo_error *err)
     return st ? st : fpo_halo_finish(p, err);
 }
 
+int fpo_halo_cuda_aware(void)
+{
+    const char *e = getenv("FPO_HALO_CUDA_AWARE");
+    if (e && *e)
+        return atoi(e) != 0;
+#if defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
+    return MPIX_Query_cuda_support();
+#else
+    return 0;
+#endif
+}
+
 #ifndef FPO_HALO_CUDA
 int fpo_halo_has_cuda(void) { return 0; }
+
+fpo_halo_status fpo_halo_plan_stream(fpo_halo_plan *plan, void *stream, fpo_halo_error *err)
+{
+    if (!plan)
+        return hx_fail(err, FPO_HALO_EINVAL, "fpo_halo_plan_stream: null plan");
+    (void)stream;   /* a host plan (without CUDA, no other) has no stream */
+    return FPO_HALO_OK;
+}
+
+fpo_halo_status hx_cuda_corners(const fpo_halo_decomp *d, const fpo_halo_field *f[2], int ncomp,
+                                int c, fpo_halo_pos pos, int depth, fpo_halo_fill dir,
+                                void *stream, fpo_halo_error *err)
+{
+    (void)f, (void)ncomp, (void)c, (void)pos, (void)depth, (void)dir, (void)stream;
+    return hx_fail(err, FPO_HALO_ECUDA, "rank %d: corner fills on device memory asked of a "
+                   "halo library built without CUDA", d->rank);
+}
 
 fpo_halo_status hx_cuda_setup(fpo_halo_plan *p, fpo_halo_error *err)
 {

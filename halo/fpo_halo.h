@@ -188,6 +188,16 @@ fpo_halo_status fpo_halo_finish(fpo_halo_plan *plan, fpo_halo_error *err);
 /* start + finish. */
 fpo_halo_status fpo_halo_exchange(fpo_halo_plan *plan, fpo_halo_error *err);
 
+/* The CUDA stream (a cudaStream_t) a DEVICE plan packs and unpacks on; NULL: a stream of its
+ * own. A program gives its own stream: packing then follows the kernels queued before it, and
+ * kernels queued after an unpack follow it (start still waits for the packing, to send). A
+ * host plan ignores it. */
+fpo_halo_status fpo_halo_plan_stream(fpo_halo_plan *plan, void *stream, fpo_halo_error *err);
+
+/* 1 when MPI reads and writes device memory itself (Open MPI's MPIX_Query_cuda_support): DEVICE
+ * plans may then add CUDA_AWARE; FPO_HALO_CUDA_AWARE=0 or 1 in the environment overrides. */
+int fpo_halo_cuda_aware(void);
+
 /* Bytes this rank sends per exchange, and the number of peers it sends to. */
 size_t fpo_halo_plan_bytes(const fpo_halo_plan *plan, int *npeers);
 /* The plan's peers: fills up to `max` ranks and message sizes (any pointer may be NULL);
@@ -200,7 +210,7 @@ void fpo_halo_plan_destroy(fpo_halo_plan *plan);
 /* Corner fills for ranks touching a cube corner (no-ops elsewhere), after an exchange. The
  * halo block at a cube corner has no owner; it is filled from the adjacent edge halo rotated
  * a quarter turn about the corner. dir X takes the W / E halo (before a sweep in x), Y the
- * S / N halo (before a sweep in y). Host memory only. */
+ * S / N halo (before a sweep in y). Host memory (the _on forms below: device memory). */
 typedef enum fpo_halo_fill { FPO_HALO_FILL_X, FPO_HALO_FILL_Y } fpo_halo_fill;
 
 /* FV3's copy_corners for a scalar at `pos`, to `depth`. */
@@ -215,6 +225,17 @@ fpo_halo_status fpo_halo_fill_corners(const fpo_halo_decomp *d, const fpo_halo_f
                                       const fpo_halo_field *v, fpo_halo_kind kind, int depth,
                                       fpo_halo_fill udir, fpo_halo_fill vdir,
                                       fpo_halo_error *err);
+
+/* The same fills on fields in CUDA device memory, queued on `stream` (a cudaStream_t) and
+ * returning at once; a NULL stream: host memory, as above. FPO_HALO_ECUDA from a halo library
+ * built without CUDA. */
+fpo_halo_status fpo_halo_copy_corners_on(const fpo_halo_decomp *d, const fpo_halo_field *q,
+                                         fpo_halo_pos pos, int depth, fpo_halo_fill dir,
+                                         void *stream, fpo_halo_error *err);
+fpo_halo_status fpo_halo_fill_corners_on(const fpo_halo_decomp *d, const fpo_halo_field *u,
+                                         const fpo_halo_field *v, fpo_halo_kind kind, int depth,
+                                         fpo_halo_fill udir, fpo_halo_fill vdir, void *stream,
+                                         fpo_halo_error *err);
 
 /* 1 when this build packs on CUDA devices. */
 int fpo_halo_has_cuda(void);

@@ -14,6 +14,37 @@ extern "C" {
 static inline int hx_half_x(fpo_halo_pos pos) { return pos == FPO_HALO_CENTER || pos == FPO_HALO_YFACE; }
 static inline int hx_half_y(fpo_halo_pos pos) { return pos == FPO_HALO_CENTER || pos == FPO_HALO_XFACE; }
 
+/* What corners.c and its device form in pack_cuda.cu both compute. */
+#ifdef __CUDACC__
+#define HX_HD __host__ __device__
+#else
+#define HX_HD
+#endif
+
+/* Corner fills (corners.c): tile corners in the order SW, SE, NW, NE. The quarter turn taking
+ * a corner-block point to its source: +1 counter-clockwise, -1 clockwise; the source lies in
+ * the W / E halo for dir X, the S / N halo for dir Y. */
+static inline HX_HD int hx_corner_turn(int corner, fpo_halo_fill dir)
+{
+    int sw_ne = corner == 0 || corner == 3;
+    return (sw_ne == (dir == FPO_HALO_FILL_X)) ? -1 : 1;
+}
+
+/* Whether point (i, j) of a field at a position of halves (hx, hy) lies in the halo block of
+ * `corner` of an nx x ny rank, and if so its source (*si, *sj) under turn t. */
+static inline HX_HD int hx_corner_src(int corner, int t, int nx, int ny, int hx, int hy, int i,
+                                      int j, int *si, int *sj)
+{
+    int cx = corner & 1 ? 2 * nx : 0, cy = corner & 2 ? 2 * ny : 0;
+    int a = 2 * i + hx - cx, b = 2 * j + hy - cy; /* doubled, from the corner */
+    int sa = t > 0 ? -b : b, sb = t > 0 ? a : -a;
+    if (!((corner & 1 ? a > 0 : a < 0) && (corner & 2 ? b > 0 : b < 0)))
+        return 0;
+    *si = (sa + cx - ((sa + cx) & 1)) / 2; /* floor: the source's own parity */
+    *sj = (sb + cy - ((sb + cy) & 1)) / 2;
+    return 1;
+}
+
 fpo_halo_status hx_fail(fpo_halo_error *err, fpo_halo_status code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -157,6 +188,11 @@ fpo_halo_status hx_cuda_unpack(fpo_halo_plan *p, fpo_halo_error *err);
 /* Buffers MPI should use for sends and receives (device ones when CUDA-aware). */
 void hx_cuda_buffers(fpo_halo_plan *p, void **sbuf, void **rbuf);
 void hx_cuda_free(fpo_halo_plan *p);
+/* The corner blocks of component c of f[] (ncomp components; corners.c's fill) on device
+ * memory, queued on `stream`. */
+fpo_halo_status hx_cuda_corners(const fpo_halo_decomp *d, const fpo_halo_field *f[2], int ncomp,
+                                int c, fpo_halo_pos pos, int depth, fpo_halo_fill dir,
+                                void *stream, fpo_halo_error *err);
 
 #ifdef __cplusplus
 }

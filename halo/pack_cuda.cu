@@ -1,5 +1,6 @@
 /* pack_cuda.cu: takes a plan whose fields are CUDA device memory, gives device pack / unpack
- * kernels and the staging through host buffers when MPI is not CUDA-aware. */
+ * kernels and the staging through host buffers when MPI is not CUDA-aware; and the corner
+ * fills of corners.c on device memory. */
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
 #include <cuda_runtime.h>
@@ -18,7 +19,8 @@ struct hx_dev {
     char *sbuf, *rbuf;   /* device message buffers */
     hx_dseg *seg;        /* host copies of the descriptors */
     int nsend, nrecv;
-    cudaStream_t stream;
+    cudaStream_t stream; /* where packing runs: `own`, or the stream fpo_halo_plan_stream gave */
+    cudaStream_t own;
 };
 
 template <typename T>
@@ -98,7 +100,7 @@ fpo_halo_status hx_cuda_setup(fpo_halo_plan *p, fpo_halo_error *err)
                     d->nsend++;
             }
         }
-    if ((rc = cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking)) != cudaSuccess ||
+    if ((rc = cudaStreamCreateWithFlags(&d->own, cudaStreamNonBlocking)) != cudaSuccess ||
         (rc = cudaMalloc((void **)&d->entries, (nent ? nent : 1) * sizeof *host)) != cudaSuccess ||
         (rc = cudaMalloc((void **)&d->sbuf, p->sbytes ? p->sbytes : 1)) != cudaSuccess ||
         (rc = cudaMalloc((void **)&d->rbuf, p->rbytes ? p->rbytes : 1)) != cudaSuccess ||
@@ -108,6 +110,16 @@ fpo_halo_status hx_cuda_setup(fpo_halo_plan *p, fpo_halo_error *err)
         return cuda_fail(p, rc, "device plan setup", err);
     }
     free(host);
+    d->stream = d->own;
+    return FPO_HALO_OK;
+}
+
+fpo_halo_status fpo_halo_plan_stream(fpo_halo_plan *p, void *stream, fpo_halo_error *err)
+{
+    if (!p)
+        return hx_fail(err, FPO_HALO_EINVAL, "fpo_halo_plan_stream: null plan");
+    if (p->dev)
+        ((hx_dev *)p->dev)->stream = stream ? (cudaStream_t)stream : ((hx_dev *)p->dev)->own;
     return FPO_HALO_OK;
 }
 
@@ -186,9 +198,68 @@ void hx_cuda_free(fpo_halo_plan *p)
     cudaFree(d->entries);
     cudaFree(d->sbuf);
     cudaFree(d->rbuf);
-    if (d->stream)
-        cudaStreamDestroy(d->stream);
+    if (d->own)
+        cudaStreamDestroy(d->own);
     free(d->seg);
     free(d);
     p->dev = NULL;
+}
+
+/* One corner block of component c: a thread a point of the (depth + 1)^2 window at the corner
+ * and a level; points outside the block (hx_corner_src) are left alone. */
+template <typename T>
+__global__ void hx_corner_k(T *dst, const T *src, int64_t dsj, int64_t dsk, int64_t ssj,
+                            int64_t ssk, int dlo0, int dlo1, int slo0, int slo1, int corner,
+                            int t, int nx, int ny, int hx, int hy, int i0, int j0, int w, int ni,
+                            int nj, int depth, int64_t nk, T sign)
+{
+    int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= (int64_t)w * w * nk)
+        return;
+    int64_t k = idx / ((int64_t)w * w);
+    int i = i0 + (int)(idx % w), j = j0 + (int)(idx / w % w), si, sj;
+    if (i < -depth || i >= ni + depth || j < -depth || j >= nj + depth ||
+        !hx_corner_src(corner, t, nx, ny, hx, hy, i, j, &si, &sj))
+        return;
+    dst[(i - dlo0) + (j - dlo1) * dsj + k * dsk] = sign * src[(si - slo0) + (sj - slo1) * ssj + k * ssk];
+}
+
+fpo_halo_status hx_cuda_corners(const fpo_halo_decomp *d, const fpo_halo_field *f[2], int ncomp,
+                                int c, fpo_halo_pos pos, int depth, fpo_halo_fill dir,
+                                void *stream, fpo_halo_error *err)
+{
+    static const unsigned need[4] = {
+        FPO_HALO_EDGE_S | FPO_HALO_EDGE_W, FPO_HALO_EDGE_S | FPO_HALO_EDGE_E,
+        FPO_HALO_EDGE_N | FPO_HALO_EDGE_W, FPO_HALO_EDGE_N | FPO_HALO_EDGE_E};
+    const fpo_halo_field *o = f[c], *s = f[ncomp == 2 ? 1 - c : 0];
+    int hx = hx_half_x(pos), hy = hx_half_y(pos), ni, nj, w = depth + 1;
+    int64_t nk = o->hi[2] - o->lo[2];
+    unsigned blocks = (unsigned)(((int64_t)w * w * nk + 255) / 256);
+    cudaError_t rc;
+    fpo_halo_compute_size(d, pos, &ni, &nj);
+    if (o->dtype != s->dtype)
+        return hx_fail(err, FPO_HALO_EINVAL, "rank %d: corner fill: u and v differ in type",
+                       d->rank);
+    for (int corner = 0; corner < 4 && nk > 0; corner++) {
+        int t = hx_corner_turn(corner, dir);
+        int i0 = corner & 1 ? ni - 1 : -depth, j0 = corner & 2 ? nj - 1 : -depth;
+        if ((d->edges & need[corner]) != need[corner])
+            continue;
+        if (o->dtype == FPO_HALO_F32)
+            hx_corner_k<float><<<blocks, 256, 0, (cudaStream_t)stream>>>(
+                (float *)o->data, (const float *)s->data, o->stride[1], o->stride[2],
+                s->stride[1], s->stride[2], (int)o->lo[0], (int)o->lo[1], (int)s->lo[0],
+                (int)s->lo[1], corner, t, d->nx, d->ny, hx, hy, i0, j0, w, ni, nj, depth, nk,
+                ncomp == 2 ? (float)(c == 0 ? t : -t) : 1.0f);
+        else
+            hx_corner_k<double><<<blocks, 256, 0, (cudaStream_t)stream>>>(
+                (double *)o->data, (const double *)s->data, o->stride[1], o->stride[2],
+                s->stride[1], s->stride[2], (int)o->lo[0], (int)o->lo[1], (int)s->lo[0],
+                (int)s->lo[1], corner, t, d->nx, d->ny, hx, hy, i0, j0, w, ni, nj, depth, nk,
+                ncomp == 2 ? (double)(c == 0 ? t : -t) : 1.0);
+    }
+    if ((rc = cudaGetLastError()) != cudaSuccess)
+        return hx_fail(err, FPO_HALO_ECUDA, "rank %d: corner fill kernel: %s", d->rank,
+                       cudaGetErrorString(rc));
+    return FPO_HALO_OK;
 }

@@ -41,6 +41,11 @@ void *fpo_cuda_stream(const fpo_cuda *c) {
     return NULL;
 }
 
+int fpo_cuda_device_memory(const fpo_cuda *c) {
+    (void)c;
+    return 0;
+}
+
 int fpo_cuda_replay(fpo_cuda *c, const void *key, size_t n) {
     (void)c, (void)key, (void)n;
     return 0;

@@ -28,8 +28,11 @@ fpo_status fpo_cuda_pool(fpo_cuda *c, size_t bytes, void **pool, const char *pro
 fpo_status fpo_cuda_check_field(const fpo_cuda *c, const fpo_field *f, const char *program,
                                 const char *name, fpo_error *err);
 
-/* The stream a program's kernels run on (a cudaStream_t). */
+/* The stream a program's kernels run on (a cudaStream_t; NULL in the emulated build). */
 void *fpo_cuda_stream(const fpo_cuda *c);
+/* 1 where the back end's "device" memory is a CUDA device's; 0 in the emulated build, whose
+ * fields are host memory (halo exchanges then pack on the host). */
+int fpo_cuda_device_memory(const fpo_cuda *c);
 
 /* A run is captured as a CUDA graph the first time and replayed after, as long as run's scalar
  * arguments (`key`, their bytes) and the fields stay the same:

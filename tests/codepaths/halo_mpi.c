@@ -2,7 +2,8 @@
  * the halos of a temporary and a parameter as fpo_halo_locate says the owners hold them, the
  * split update lets an unrelated stage run between start and finish, vector updates, corner
  * fills and edge syncs run, and the host callback sees the result and stops the run on
- * request. Also: opening without the decomposition is refused. */
+ * request. Also: opening without the decomposition is refused. With FPO_BACKEND=cuda on the
+ * CUDA back end (emulated, or ON_GPU on a device, its fields in device memory). */
 #include "halo_stmts.h"
 
 #include "sphere.h"
@@ -12,8 +13,58 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef ON_GPU
+#include <cuda_runtime_api.h>
+#endif
 
 enum { N = 12, NZ = 2, H = 2 };
+
+/* With FPO_BACKEND=cuda the program runs on the CUDA back end and its fields are device
+ * memory: a CUDA device's (ON_GPU: copies made here and copied back after the run), or the
+ * emulated build's, which is host memory marked as the device's. */
+static int on_cuda(void) {
+    const char *b = getenv("FPO_BACKEND");
+    return b && !strcmp(b, "cuda");
+}
+
+static fpo_field place(fpo_field f) { return on_cuda() ? fpo_field_on_device(f) : f; }
+
+static double *to_device(double *h, size_t n) {
+#ifdef ON_GPU
+    double *d = NULL;
+    if (on_cuda()) {
+        if (cudaMalloc((void **)&d, n * sizeof *d) != cudaSuccess ||
+            cudaMemcpy(d, h, n * sizeof *d, cudaMemcpyHostToDevice) != cudaSuccess) {
+            fprintf(stderr, "halo_mpi: device copy failed\n");
+            exit(1);
+        }
+        return d;
+    }
+#else
+    (void)n;
+#endif
+    return h;
+}
+
+static void to_host(double *h, double *d, size_t n) {
+#ifdef ON_GPU
+    if (d != h && cudaMemcpy(h, d, n * sizeof *h, cudaMemcpyDeviceToHost) != cudaSuccess) {
+        fprintf(stderr, "halo_mpi: copy from the device failed\n");
+        exit(1);
+    }
+#else
+    (void)h, (void)d, (void)n;
+#endif
+}
+
+static void free_device(double *h, double *d) {
+#ifdef ON_GPU
+    if (d != h)
+        cudaFree(d);
+#else
+    (void)h, (void)d;
+#endif
+}
 
 static double qval(int t, int gi, int gj, int k) { return t * 1000.0 + gi * 31.0 + gj + k * 0.5; }
 static double rval(int t, int gi, int gj, int k) { return -(t * 100.0 + gi + gj * 7.0 + k); }
@@ -34,10 +85,23 @@ fpo_status observe(void *user, const fpo_field *out, int32_t step, fpo_error *er
     s->step = step;
     s->sum = 0;
     const double *o = out->data;
+#ifdef ON_GPU
+    double *copy = NULL;   /* the callback gets the program's fields: device memory here */
+    if (on_cuda()) {
+        size_t n = (size_t)out->stride[2] * (size_t)(out->hi[2] - out->lo[2]);
+        copy = malloc(n * sizeof *copy);
+        if (!copy || cudaMemcpy(copy, out->data, n * sizeof *copy, cudaMemcpyDeviceToHost))
+            return fpo_fail(err, FPO_EINVAL, "observe: copy from the device failed");
+        o = copy;
+    }
+#endif
     for (int64_t k = 0; k < out->hi[2] - out->lo[2]; k++)
         for (int64_t j = -out->lo[1]; j < out->hi[1] - 2 * H - out->lo[1] + H; j++)
             for (int64_t i = -out->lo[0]; i < out->hi[0] - out->lo[0] - H; i++)
                 s->sum += o[k * out->stride[2] + j * out->stride[1] + i];
+#ifdef ON_GPU
+    free(copy);
+#endif
     return FPO_OK;
 }
 
@@ -66,6 +130,16 @@ static double seen(const fpo_halo_decomp *d, double (*f)(int, int, int, int), in
 int main(int argc, char **argv) {
     int rank, size, layout;
     fpo_halo_decomp d = cp_sphere(&argc, &argv, N, &rank, &size, &layout);
+#ifdef ON_GPU
+    int ndev = 0;
+    if (on_cuda() && (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0)) {
+        if (rank == 0)
+            printf("skipped: the CUDA back end needs a CUDA device, and none can be used here\n");
+        fpo_halo_decomp_free(&d);
+        MPI_Finalize();
+        return 0;
+    }
+#endif
     int ni = d.nx + 2 * H, nj = d.ny + 2 * H;
     size_t plane = (size_t)ni * (size_t)nj, npts = plane * NZ;
     size_t nu = (size_t)ni * (size_t)(nj + 1) * NZ, nv = (size_t)(ni + 1) * (size_t)nj * NZ;
@@ -94,13 +168,15 @@ int main(int argc, char **argv) {
                 VAT(i, j, k) = i >= 0 && i <= d.nx && j >= 0 && j < d.ny
                                    ? vval(d.tile, d.i0 + i, d.j0 + j, k) : NAN;
     }
+    double *dq = to_device(q, npts), *dr = to_device(r, npts), *dout = to_device(out, npts),
+           *dc = to_device(c, npts), *du = to_device(u, nu), *dv = to_device(v, nv);
     halo_stmts_fields f = {
-        .q = fpo_field_3d(q, FPO_F64, -H, d.nx + H, -H, d.ny + H, 0, NZ),
-        .r = fpo_field_3d(r, FPO_F64, -H, d.nx + H, -H, d.ny + H, 0, NZ),
-        .out = fpo_field_3d(out, FPO_F64, -H, d.nx + H, -H, d.ny + H, 0, NZ),
-        .c = fpo_field_3d(c, FPO_F64, -H, d.nx + H, -H, d.ny + H, 0, NZ),
-        .u = fpo_field_3d(u, FPO_F64, -H, d.nx + H, -H, d.ny + 1 + H, 0, NZ),
-        .v = fpo_field_3d(v, FPO_F64, -H, d.nx + 1 + H, -H, d.ny + H, 0, NZ)};
+        .q = place(fpo_field_3d(dq, FPO_F64, -H, d.nx + H, -H, d.ny + H, 0, NZ)),
+        .r = place(fpo_field_3d(dr, FPO_F64, -H, d.nx + H, -H, d.ny + H, 0, NZ)),
+        .out = place(fpo_field_3d(dout, FPO_F64, -H, d.nx + H, -H, d.ny + H, 0, NZ)),
+        .c = place(fpo_field_3d(dc, FPO_F64, -H, d.nx + H, -H, d.ny + H, 0, NZ)),
+        .u = place(fpo_field_3d(du, FPO_F64, -H, d.nx + H, -H, d.ny + 1 + H, 0, NZ)),
+        .v = place(fpo_field_3d(dv, FPO_F64, -H, d.nx + 1 + H, -H, d.ny + H, 0, NZ))};
     fpo_domain dom = fpo_halo_domain(&d, NZ);   /* this rank's part of the decomposition */
     int bad = 0;
     halo_stmts *p;
@@ -117,7 +193,7 @@ int main(int argc, char **argv) {
     /* copy_corners(r, X) exchanges the build's HALO (2): a field r with a halo of 1 is refused
      * on every rank, naming the option. */
     halo_stmts_fields thin = f;
-    thin.r = fpo_field_3d(r, FPO_F64, -1, d.nx + 1, -1, d.ny + 1, 0, NZ);
+    thin.r = place(fpo_field_3d(dr, FPO_F64, -1, d.nx + 1, -1, d.ny + 1, 0, NZ));
     if (halo_stmts_open_with(&p, &dom, &thin, &opt, &err) != FPO_ESHAPE ||
         !strstr(err.msg, "halo_stmts: field 'r' has a halo of 1 but copy_corners(r) at ") ||
         !strstr(err.msg, "exchanges 2 (the build's HALO): allocate a halo of 2, or build with "
@@ -127,7 +203,13 @@ int main(int argc, char **argv) {
     } else if (rank == 0) {
         printf("refused: %s\n", err.msg);
     }
-    if (halo_stmts_open_with(&p, &dom, &f, &opt, &err) || halo_stmts_run(p, 7, &err)) {
+    int failed = halo_stmts_open_with(&p, &dom, &f, &opt, &err) || halo_stmts_run(p, 7, &err) ||
+                 halo_stmts_wait(p, &err);
+    if (!failed && rank == 0)
+        printf("back end: %s\n", halo_stmts_backend(p));
+    to_host(q, dq, npts), to_host(r, dr, npts), to_host(out, dout, npts), to_host(c, dc, npts);
+    to_host(u, du, nu), to_host(v, dv, nv);
+    if (failed) {
         fprintf(stderr, "rank %d: %s\n", rank, err.msg);
         bad++;
     } else {
@@ -240,6 +322,8 @@ int main(int argc, char **argv) {
         printf("halo_stmts: %d ranks (layout %dx%d): %s\n", size, layout, layout,
                total ? "MISMATCH" : "halo statements and callback agree with the owners");
     halo_stmts_close(p);
+    free_device(q, dq), free_device(r, dr), free_device(out, dout), free_device(c, dc);
+    free_device(u, du), free_device(v, dv);
     free(q), free(r), free(out), free(c), free(u), free(v);
     fpo_halo_decomp_free(&d);
     MPI_Finalize();

@@ -4,7 +4,8 @@
 #                 and, when the run compares with the plain-C reference (-c), bit-identical h.
 #   MODE=layouts: one run per rank count in NPS (ARGS each time, EXES one executable per build
 #                 to compare, e.g. fused and unfused); every run must print the same h
-#                 fingerprint.
+#                 fingerprint; with BACKENDS (e.g. c|cuda) each executable runs once per back
+#                 end (-b), and must say it ran that one.
 #   MODE=restart: ARGS run for STEPS steps on NP ranks, then for STEPS / 2 steps and HALF_DAYS
 #                 days (the same dt) writing a restart (-w) in WORKDIR on NP ranks, then resumed from it (-r) for the rest on each rank
 #                 count in NPS: every run's h fingerprint must be the uninterrupted run's.
@@ -13,9 +14,9 @@
 #                 mpiexec must fail within 60 s, the restart must be step 4's, and the run
 #                 resumed from it (-r) must print the uninterrupted run's fingerprint.
 # Needs MPIEXEC, NPFLAG, PREFLAGS, POSTFLAGS (FindMPI's variables) and EXE or EXES. Lists
-# (ARGS, NPS, EXES, PREFLAGS, POSTFLAGS) come separated by '|': add_test splits CMake lists.
+# (ARGS, NPS, EXES, BACKENDS, PREFLAGS, POSTFLAGS) come separated by '|': add_test splits CMake lists.
 cmake_minimum_required(VERSION 3.25)
-foreach(v ARGS NPS EXES PREFLAGS POSTFLAGS)
+foreach(v ARGS NPS EXES BACKENDS PREFLAGS POSTFLAGS)
   string(REPLACE "|" ";" ${v} "${${v}}")
 endforeach()
 
@@ -149,21 +150,34 @@ elseif(MODE STREQUAL "layouts")
     set(EXES ${EXE})
   endif()
   set(first "")
+  set(bes "${BACKENDS}")
+  if(NOT bes)
+    set(bes "-")   # the executable's own choice
+  endif()
   foreach(exe IN LISTS EXES)
-    foreach(np IN LISTS NPS)
-      model_run(${np} ${exe} out)
-      if(NOT out MATCHES "h fingerprint ([0-9a-f]+)")
-        message(FATAL_ERROR "model_check: no fingerprint from ${exe} on ${np} ranks")
+    foreach(be IN LISTS bes)
+      set(beargs "")
+      if(NOT be STREQUAL "-")
+        set(beargs -b ${be})
       endif()
-      set(fp ${CMAKE_MATCH_1})
-      if(NOT first)
-        set(first ${fp})
-      elseif(NOT fp STREQUAL first)
-        message(FATAL_ERROR "model_check: h on ${np} ranks (${exe}) is ${fp}, not ${first}")
-      endif()
+      foreach(np IN LISTS NPS)
+        model_run(${np} ${exe} out ${beargs})
+        if(NOT be STREQUAL "-" AND NOT out MATCHES "\nbackend: ${be}")
+          message(FATAL_ERROR "model_check: ${exe} -b ${be} on ${np} ranks did not run ${be}")
+        endif()
+        if(NOT out MATCHES "h fingerprint ([0-9a-f]+)")
+          message(FATAL_ERROR "model_check: no fingerprint from ${exe} ${beargs} on ${np} ranks")
+        endif()
+        set(fp ${CMAKE_MATCH_1})
+        if(NOT first)
+          set(first ${fp})
+        elseif(NOT fp STREQUAL first)
+          message(FATAL_ERROR "model_check: h on ${np} ranks (${exe} ${beargs}) is ${fp}, not ${first}")
+        endif()
+      endforeach()
     endforeach()
   endforeach()
-  message("model_check: the same h (fingerprint ${first}) on ${NPS} ranks")
+  message("model_check: the same h (fingerprint ${first}) on ${NPS} ranks, back ends ${bes}")
 elseif(MODE STREQUAL "restart")
   math(EXPR half "${STEPS} / 2")
   string(JOIN "_" to ${NPS})

@@ -17,11 +17,11 @@ int main(int argc, char **argv) {
     em_model m;
     em_error err = {{0}};
     int nz = rank == size / 2 ? 1 << 28 : 2;   /* about 100 GB per level count: calloc fails */
-    em_status st = em_model_init(&m, MPI_COMM_WORLD, N, nz, alpha, 3600.0, &err);
+    em_status st = em_model_init(&m, MPI_COMM_WORLD, N, nz, alpha, 3600.0, NULL, &err);
     CHECK(st == EM_ENOMEM, "rank %d: status %d (%s), not EM_ENOMEM", rank, st, err.msg);
     CHECK(strstr(err.msg, "fields: out of memory") != NULL, "rank %d: '%s'", rank, err.msg);
     em_model_free(&m);
-    st = em_model_init(&m, MPI_COMM_WORLD, N, 2, alpha, 3600.0, &err);
+    st = em_model_init(&m, MPI_COMM_WORLD, N, 2, alpha, 3600.0, NULL, &err);
     CHECK(st == EM_OK, "rank %d: %s", rank, err.msg);
     uint64_t fp = 0;
     CHECK(em_model_fingerprint(&m, m.q, &fp, &err) == EM_OK && fp != 0, "rank %d", rank);

@@ -1,53 +1,136 @@
 #!/usr/bin/env bash
 # run-on-device.sh: every check of the CUDA back end that needs a GPU, in one go, for a lent
 # GPU machine that has the CUDA driver but not this project's build dependencies (no MPI, no
-# Jansson): build here, stage the programs, carry them, run them there.
+# Jansson, no NetCDF): build here, stage the programs and the shared libraries they load (Open
+# MPI's launcher and plugins included), carry them, run them there.
 #
-#   tests/gpu/run-on-device.sh --stage build/default    # here: copies what runs into .gpu/
+#   tests/gpu/run-on-device.sh --stage build/default    # here: fills .gpu/ (ignored by git)
 #   tests/gpu/run-on-device.sh                          # there: runs everything in .gpu/
 #
-# It runs the gpu-labelled test (tests/cuda: the CUDA back end against the C back end, bit for
-# bit, every variant, and the refusals) at two sizes, then the GPU benchmark (fpo_cuda_bench:
-# chain and transport step on the GPU, fused and unfused, against the C back end on all the
-# machine's cores, the device triad, the host time of a run), and the CUDA_NESTS sweep where it
-# was built. Prints everything; exits non-zero if a check failed.
+# There it runs: the gpu-labelled checks (tests/cuda: the CUDA back end against the C back end,
+# bit for bit, every variant, and the refusals) at three sizes; the halo statements on device
+# memory (tests/codepaths' halo_stmts on 6 ranks, fused and unfused: device packing, staging,
+# device corner fills, the host callback); the example model on 6 ranks sharing the GPU against
+# the C back end (the same h fingerprint); the GPU benchmark (fpo_cuda_bench: chain and
+# transport step fused and unfused, the device triad, the C back end on all the machine's
+# cores, the host time of a run) at two sizes and every fpo_cuda_bench_<tag> of the kernel-shape
+# sweep that was built (FPO_CUDA_SWEEP=ON). Prints everything, a summary last; exits non-zero
+# if a check failed. With OUT set, the whole log is also written to $OUT/gpu.log.
 set -u -o pipefail
 if [ "${1:-}" = "--stage" ]; then
     build=${2:?usage: run-on-device.sh --stage BUILD_DIR}
-    mkdir -p .gpu
-    cp "$build/tests/cuda/cuda_check_gpu" "$build/tests/cuda/fpo_cuda_bench" .gpu/
-    # the CUDA_NESTS sweep, where it was built (FPO_CUDA_SWEEP=ON)
-    for b in "$build"/tests/cuda/fpo_cuda_bench_nests*; do
-        [ -x "$b" ] && cp "$b" .gpu/
+    rm -rf .gpu
+    mkdir -p .gpu/bin .gpu/rt/lib .gpu/rt/ompi/bin .gpu/rt/pmix
+    for b in tests/cuda/cuda_check_gpu tests/cuda/fpo_cuda_bench tests/cuda/fpo_cuda_bench_* \
+             example_model/fpo_example_model tests/codepaths/cp_halo_gpu_fused \
+             tests/codepaths/cp_halo_gpu_unfused; do
+        for f in "$build"/$b; do
+            [ -x "$f" ] && [ -f "$f" ] && cp "$f" .gpu/bin/
+        done
     done
+    # Open MPI's launcher, its plugins and PMIx's, their help texts (OPAL_PREFIX relocates them)
+    ompi=/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3
+    pmix=/usr/lib/x86_64-linux-gnu/pmix2/lib/pmix
+    cp -L /usr/bin/orterun /usr/bin/orted .gpu/rt/ompi/bin/
+    mkdir -p ".gpu/rt/ompi/lib/x86_64-linux-gnu/openmpi/lib" .gpu/rt/ompi/share .gpu/rt/share
+    cp -r "$ompi" ".gpu/rt/ompi/lib/x86_64-linux-gnu/openmpi/lib/"
+    cp "$pmix"/*.so .gpu/rt/pmix/
+    cp -r /usr/share/openmpi .gpu/rt/ompi/share/
+    [ -d /usr/share/pmix ] && cp -r /usr/share/pmix .gpu/rt/share/
+    # every shared library they load but the C library's own
+    for f in .gpu/bin/* .gpu/rt/ompi/bin/* "$ompi"/*.so "$pmix"/*.so; do
+        ldd "$f" 2>/dev/null | awk '$3 ~ /^\// {print $3}'
+    done | sort -u | grep -v -E '/(libc|libm|libpthread|libdl|librt|libresolv)\.so|ld-linux' |
+        while read -r lib; do cp -L "$lib" .gpu/rt/lib/; done
     gomp=$(gcc -print-file-name=libgomp.so.1)   # the OpenMP runtime the C back end links
-    [ -f "$gomp" ] && cp -L "$gomp" .gpu/
+    [ -f "$gomp" ] && cp -L "$gomp" .gpu/rt/lib/
+    tar czf .gpu/rt.tgz -C .gpu rt && rm -rf .gpu/rt
     grep -qx '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >> .git/info/exclude
-    ls -l .gpu
+    ls -l .gpu .gpu/bin
+    du -sh .gpu
     exit 0
 fi
-dir=${1:-.gpu}
-export LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+dir=$(cd "${1:-.gpu}" && pwd)
+if [ -n "${OUT:-}" ]; then   # the whole log under $OUT too
+    exec > >(tee "$OUT/gpu.log") 2>&1
+fi
+rt=/tmp/fpo-gpu-rt
+rm -rf "$rt" && mkdir -p "$rt" && tar xzf "$dir/rt.tgz" -C "$rt" --strip-components=1
+export LD_LIBRARY_PATH="$rt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export OPAL_PREFIX="$rt/ompi" PATH="$rt/ompi/bin:$PATH"
+export OMPI_MCA_mca_base_component_path="$rt/ompi/lib/x86_64-linux-gnu/openmpi/lib/openmpi3"
+export PMIX_MCA_mca_base_component_path="$rt/pmix" PMIX_INSTALL_PREFIX="$rt"
+export OMPI_MCA_mca_base_component_show_load_errors=0 OMPI_MCA_btl=self,vader
+export OMPI_MCA_pml=ob1 OMPI_MCA_osc=^ucx OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpirun="orterun --oversubscribe --bind-to none"
+bin=$dir/bin
 fail=0
+summary=""
+note() { summary="$summary$1"$'\n'; }
+check() {   # check NAME COMMAND...: runs it, notes pass or FAIL
+    local name=$1
+    shift
+    echo "== $name"
+    if "$@"; then note "pass  $name"; else note "FAIL  $name"; fail=1; fi
+}
+
 echo "== machine"
 date -u
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem --format=csv
 grep -m1 'model name' /proc/cpuinfo
 echo "cores: $(nproc)"
-echo "== cuda_gpu.check 40 x 43 x 16, every variant"
-"$dir/cuda_check_gpu" 40 43 16 || fail=1
+
+check "cuda_gpu.check 40 x 43 x 16, every variant" "$bin/cuda_check_gpu" 40 43 16
 for size in "96 99 30" "192 192 8"; do
-    echo "== cuda_gpu.check $size, every variant"
-    "$dir/cuda_check_gpu" $size | grep -v " 0 differ fused, 0 unfused" || fail=1
+    check "cuda_gpu.check $size, every variant" \
+        bash -c "'$bin/cuda_check_gpu' $size | grep -v ' 0 differ fused, 0 unfused'"
 done
-echo "== fpo_cuda_bench 192 x 192 x 80"
-OMP_NUM_THREADS=$(nproc) OMP_PROC_BIND=close "$dir/fpo_cuda_bench" 192 80 20 || fail=1
-echo "== fpo_cuda_bench 384 x 384 x 80"
-OMP_NUM_THREADS=$(nproc) OMP_PROC_BIND=close "$dir/fpo_cuda_bench" 384 80 10 || fail=1
-for b in "$dir"/fpo_cuda_bench_nests*; do
+
+# halo statements on the GPU: fields in device memory, packing on the program's stream
+for form in fused unfused; do
+    [ -x "$bin/cp_halo_gpu_$form" ] || continue
+    check "halo statements on the GPU ($form), 6 ranks" \
+        bash -c "FPO_BACKEND=cuda $mpirun -n 6 '$bin/cp_halo_gpu_$form' | grep -E 'halo_stmts: 6 ranks .*agree with the owners'"
+done
+
+# the example model on 6 ranks sharing the GPU: the C back end's h, bit for bit
+model() {   # model NP BACKEND ARGS...: prints its output, leaves it in $model_out
+    local np=$1 be=$2
+    shift 2
+    model_out=$(OMP_NUM_THREADS=$(( $(nproc) / np > 0 ? $(nproc) / np : 1 )) \
+                $mpirun -n "$np" "$bin/fpo_example_model" -b "$be" "$@" 2>&1)
+    echo "$model_out"
+}
+model_same() {   # model_same NP ARGS...: C and CUDA give one fingerprint
+    local np=$1 c g
+    shift
+    model "$np" c "$@" && c=$(echo "$model_out" | sed -n 's/^h fingerprint //p') &&
+        model "$np" cuda "$@" && g=$(echo "$model_out" | sed -n 's/^h fingerprint //p') &&
+        echo "$model_out" | grep -q '^backend: cuda' &&
+        { echo "fingerprints: c $c, cuda $g"; [ -n "$c" ] && [ "$c" = "$g" ]; }
+}
+if [ -x "$bin/fpo_example_model" ]; then
+    check "example model, C vs CUDA, 6 ranks, N 24, 5 levels, 1 day" model_same 6 -n 24 -d 1
+    check "example model, C vs CUDA, 24 ranks, N 24, 5 levels, 1 day" model_same 24 -n 24 -d 1
+    check "example model, C vs CUDA, 6 ranks, N 192, 32 levels, 20 steps" \
+        model_same 6 -n 192 -z 32 -d 1 -s 20
+fi
+
+bench() {
+    OMP_NUM_THREADS=$(nproc) OMP_PROC_BIND=close "$@"
+}
+check "fpo_cuda_bench 192 x 192 x 80" bench "$bin/fpo_cuda_bench" 192 80 20
+check "fpo_cuda_bench 384 x 384 x 80" bench "$bin/fpo_cuda_bench" 384 80 10
+for b in "$bin"/fpo_cuda_bench_*; do
     [ -x "$b" ] || continue
-    echo "== $(basename "$b") 192 x 192 x 80 (the 1x1 layout's variant)"
-    OMP_NUM_THREADS=$(nproc) OMP_PROC_BIND=close "$b" 192 80 20 | grep -E '^(chain|tp_step)' || fail=1
+    tag=${b##*/fpo_cuda_bench_}
+    check "sweep $tag, 384 x 384 x 80 (the 1x1 layout's variant)" \
+        bash -c "OMP_NUM_THREADS=1 '$b' 384 80 10 | grep -E '^(chain|tp_step)' | sed 's/^/$tag: /'"
 done
+
+echo "== summary"
+printf '%s' "$summary"
 echo "== done: $([ $fail = 0 ] && echo all passed || echo FAILED)"
 exit $fail

@@ -1,0 +1,46 @@
+/* device_cuda.c: takes the model's host arrays, gives their copies in CUDA device memory (the
+ * CUDA runtime's cudaMalloc and cudaMemcpy) for em_step on the CUDA back end. */
+#include <stdio.h>
+
+#include <cuda_runtime_api.h>
+
+#include "model.h"
+
+static em_status cuda_fail(em_error *err, const char *what, cudaError_t e) {
+    snprintf(err->msg, sizeof err->msg, "em_model: %s: %s", what, cudaGetErrorString(e));
+    return EM_EINVAL;
+}
+
+em_status em_dev_ready(em_error *err) {
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0) {
+        snprintf(err->msg, sizeof err->msg, "em_model: the CUDA back end needs a CUDA device, "
+                 "and none can be used here (%s)", e != cudaSuccess ? cudaGetErrorString(e) : "no device");
+        return EM_EINVAL;
+    }
+    return EM_OK;
+}
+
+em_status em_dev_alloc(void **dev, size_t bytes, em_error *err) {
+    cudaError_t e = cudaMalloc(dev, bytes ? bytes : 1);
+    if (e != cudaSuccess) {
+        *dev = NULL;
+        return cuda_fail(err, "device memory", e);
+    }
+    return EM_OK;
+}
+
+em_status em_dev_put(void *dev, const void *host, size_t bytes, em_error *err) {
+    cudaError_t e = cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice);
+    return e == cudaSuccess ? EM_OK : cuda_fail(err, "copy to the device", e);
+}
+
+em_status em_dev_get(void *host, const void *dev, size_t bytes, em_error *err) {
+    cudaError_t e = cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost);
+    return e == cudaSuccess ? EM_OK : cuda_fail(err, "copy from the device", e);
+}
+
+void em_dev_free(void *dev) {
+    if (dev) cudaFree(dev);
+}
