@@ -4,7 +4,9 @@
 # Jansson, no NetCDF): build here, stage the programs and the shared libraries they load (Open
 # MPI's launcher and plugins included), carry them, run them there.
 #
-#   tests/gpu/run-on-device.sh --stage build/default    # here: fills .gpu/ (ignored by git)
+#   tests/gpu/run-on-device.sh --stage build/default [SWEEP_BUILD]
+#                                   # here: fills .gpu/ (ignored by git); the sweep's benchmarks
+#                                   # from SWEEP_BUILD (another build folder) when given
 #   tests/gpu/run-on-device.sh                          # there: runs everything in .gpu/
 #
 # There it runs: the gpu-labelled checks (tests/cuda: the CUDA back end against the C back end,
@@ -18,15 +20,18 @@
 # if a check failed. With OUT set, the whole log is also written to $OUT/gpu.log.
 set -u -o pipefail
 if [ "${1:-}" = "--stage" ]; then
-    build=${2:?usage: run-on-device.sh --stage BUILD_DIR}
+    build=${2:?usage: run-on-device.sh --stage BUILD_DIR [SWEEP_BUILD_DIR]}
+    sweep=${3:-$build}
     rm -rf .gpu
-    mkdir -p .gpu/bin .gpu/rt/lib .gpu/rt/ompi/bin .gpu/rt/pmix
-    for b in tests/cuda/cuda_check_gpu tests/cuda/fpo_cuda_bench tests/cuda/fpo_cuda_bench_* \
-             example_model/fpo_example_model tests/codepaths/cp_halo_gpu_fused \
-             tests/codepaths/cp_halo_gpu_unfused; do
-        for f in "$build"/$b; do
-            [ -x "$f" ] && [ -f "$f" ] && cp "$f" .gpu/bin/
-        done
+    mkdir -p .gpu/rt/bin .gpu/rt/lib .gpu/rt/ompi/bin .gpu/rt/pmix
+    bins=()
+    for b in tests/cuda/cuda_check_gpu tests/cuda/fpo_cuda_bench example_model/fpo_example_model \
+             tests/codepaths/cp_halo_gpu_fused tests/codepaths/cp_halo_gpu_unfused; do
+        bins+=("$build/$b")
+    done
+    bins+=("$sweep"/tests/cuda/fpo_cuda_bench_*)
+    for f in "${bins[@]}"; do
+        [ -x "$f" ] && [ -f "$f" ] && strip "$f" -o ".gpu/rt/bin/${f##*/}"
     done
     # Open MPI's launcher, its plugins and PMIx's, their help texts (OPAL_PREFIX relocates them)
     ompi=/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3
@@ -38,16 +43,17 @@ if [ "${1:-}" = "--stage" ]; then
     cp -r /usr/share/openmpi .gpu/rt/ompi/share/
     [ -d /usr/share/pmix ] && cp -r /usr/share/pmix .gpu/rt/share/
     # every shared library they load but the C library's own
-    for f in .gpu/bin/* .gpu/rt/ompi/bin/* "$ompi"/*.so "$pmix"/*.so; do
+    for f in .gpu/rt/bin/* .gpu/rt/ompi/bin/* "$ompi"/*.so "$pmix"/*.so; do
         ldd "$f" 2>/dev/null | awk '$3 ~ /^\// {print $3}'
     done | sort -u | grep -v -E '/(libc|libm|libpthread|libdl|librt|libresolv)\.so|ld-linux' |
         while read -r lib; do cp -L "$lib" .gpu/rt/lib/; done
     gomp=$(gcc -print-file-name=libgomp.so.1)   # the OpenMP runtime the C back end links
     [ -f "$gomp" ] && cp -L "$gomp" .gpu/rt/lib/
-    tar czf .gpu/rt.tgz -C .gpu rt && rm -rf .gpu/rt
+    ls -l .gpu/rt/bin
+    du -sh .gpu/rt
+    tar cJf .gpu/rt.tar.xz -C .gpu rt && rm -rf .gpu/rt   # the 64 MiB a device call carries
     grep -qx '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >> .git/info/exclude
-    ls -l .gpu .gpu/bin
-    du -sh .gpu
+    ls -l .gpu
     exit 0
 fi
 
@@ -56,7 +62,12 @@ if [ -n "${OUT:-}" ]; then   # the whole log under $OUT too
     exec > >(tee "$OUT/gpu.log") 2>&1
 fi
 rt=/tmp/fpo-gpu-rt
-rm -rf "$rt" && mkdir -p "$rt" && tar xzf "$dir/rt.tgz" -C "$rt" --strip-components=1
+rm -rf "$rt" && mkdir -p "$rt"
+if ! tar xJf "$dir/rt.tar.xz" -C "$rt" --strip-components=1; then   # (no xz: Python's lzma)
+    rm -rf "$rt" /tmp/rt
+    python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" \
+        "$dir/rt.tar.xz" /tmp && mv /tmp/rt "$rt"
+fi
 export LD_LIBRARY_PATH="$rt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export OPAL_PREFIX="$rt/ompi" PATH="$rt/ompi/bin:$PATH"
 export OMPI_MCA_mca_base_component_path="$rt/ompi/lib/x86_64-linux-gnu/openmpi/lib/openmpi3"
@@ -65,7 +76,7 @@ export OMPI_MCA_mca_base_component_show_load_errors=0 OMPI_MCA_btl=self,vader
 export OMPI_MCA_pml=ob1 OMPI_MCA_osc=^ucx OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpirun="orterun --oversubscribe --bind-to none"
-bin=$dir/bin
+bin=$rt/bin
 fail=0
 summary=""
 note() { summary="$summary$1"$'\n'; }
@@ -103,19 +114,24 @@ model() {   # model NP BACKEND ARGS...: prints its output, leaves it in $model_o
                 $mpirun -n "$np" "$bin/fpo_example_model" -b "$be" "$@" 2>&1)
     echo "$model_out"
 }
-model_same() {   # model_same NP ARGS...: C and CUDA give one fingerprint
-    local np=$1 c g
+model_same() {   # model_same NP ARGS...: C and CUDA give one fingerprint; notes their times
+    local np=$1 c g ct gt
     shift
     model "$np" c "$@" && c=$(echo "$model_out" | sed -n 's/^h fingerprint //p') &&
+        ct=$(echo "$model_out" | sed -n 's/^time per step after the first //p') &&
         model "$np" cuda "$@" && g=$(echo "$model_out" | sed -n 's/^h fingerprint //p') &&
+        gt=$(echo "$model_out" | sed -n 's/^time per step after the first //p') &&
         echo "$model_out" | grep -q '^backend: cuda' &&
+        note "      model $* on $np ranks: time per step after the first: C (all cores) $ct, CUDA $gt" &&
         { echo "fingerprints: c $c, cuda $g"; [ -n "$c" ] && [ "$c" = "$g" ]; }
 }
 if [ -x "$bin/fpo_example_model" ]; then
     check "example model, C vs CUDA, 6 ranks, N 24, 5 levels, 1 day" model_same 6 -n 24 -d 1
     check "example model, C vs CUDA, 24 ranks, N 24, 5 levels, 1 day" model_same 24 -n 24 -d 1
-    check "example model, C vs CUDA, 6 ranks, N 192, 32 levels, 20 steps" \
-        model_same 6 -n 192 -z 32 -d 1 -s 20
+    check "example model, C vs CUDA, 6 ranks, N 192, 32 levels, 6 hours" \
+        model_same 6 -n 192 -z 32 -d 0.25
+    check "example model, C vs CUDA, 6 ranks, N 384, 32 levels, 10 steps" \
+        model_same 6 -n 384 -z 32 -d 0.05
 fi
 
 bench() {
@@ -127,7 +143,7 @@ for b in "$bin"/fpo_cuda_bench_*; do
     [ -x "$b" ] || continue
     tag=${b##*/fpo_cuda_bench_}
     check "sweep $tag, 384 x 384 x 80 (the 1x1 layout's variant)" \
-        bash -c "OMP_NUM_THREADS=1 '$b' 384 80 10 | grep -E '^(chain|tp_step)' | sed 's/^/$tag: /'"
+        bash -c "OMP_NUM_THREADS=$(nproc) '$b' 384 80 10 | grep -E '^(chain|tp_step)' | sed 's/^/$tag: /'"
 done
 
 echo "== summary"
