@@ -1199,7 +1199,7 @@ static void emit_stencil(Emit *e, Decl *s, StencilInfo *si) {
 
 const void *fpo_c_ctx(Ir *ir, unsigned edges) {
     Emit *e = fpo_new(sizeof *e);
-    *e = (Emit){ir, NULL, NULL, 0, EDGE_ALL, edges, NULL, 0, NULL, NULL};
+    *e = (Emit){ir, NULL, NULL, 0, EDGE_ALL, edges, NULL, 0, NULL, NULL, NULL};
     return e;
 }
 
@@ -1899,7 +1899,7 @@ static char *emit_variant(Prog *pg, unsigned edges, char **body) {
     Ir *ir = pg->ir;
     Buf stencils = {0}, run = {0};
     Sched *sched = pg->build->sched;
-    Emit e = {ir, &stencils, NULL, 0, EDGE_ALL, edges, sched, 0, NULL, NULL};
+    Emit e = {ir, &stencils, NULL, 0, EDGE_ALL, edges, sched, 0, NULL, NULL, NULL};
     for (int s = 0; s < ir->nstencils && !fpo_sched_inline(sched); s++)
         emit_stencil(&e, ir->stencils[s], fpo_extent(ir->stencils[s]));
     e.b = &run;

@@ -971,13 +971,20 @@ static const char *where(Loc l) {
     return fpo_c_fmt(fpo_fmt("%s:%d", fpo_loc_path(l), l.line));
 }
 
-static void emit_find(Buf *b, Sched *s, Unit *u, int x, const char *fn, const char *what) {
+/* The first point of u's box where slot x fails `test` (fn: a host search over the array, or
+ * with `device` a FPO_CUDA_* test of fpo_cuda_find over device memory) fails the run. */
+static void emit_find(Buf *b, Sched *s, Unit *u, int x, const char *fn, const char *what,
+                      bool device) {
     SBox w = fpo_unit_points(u);
     Loc l = writer_loc(s, u, x);
     const char *bx = fpo_fmt("%s, %s, %s, %s, %s, %s", bound(w.lo[0]), bound(w.hi[0]),
                              bound(w.lo[1]), bound(w.hi[1]), bound(w.lo[2]), bound(w.hi[2]));
     const char *n = slot_name(s, x);
-    buf_printf(b, "    if (%s(%s, fpo_sj_%s, fpo_sk_%s, %s, fpo_at))\n", fn, n, n, n, bx);
+    if (device)
+        buf_printf(b, "    if (fpo_cuda_find(fpo__cu, %s, &%s, %s, fpo_at))\n", fn,
+                   fpo_array_of(s, x), bx);
+    else
+        buf_printf(b, "    if (%s(%s, fpo_sj_%s, fpo_sk_%s, %s, fpo_at))\n", fn, n, n, n, bx);
     buf_printf(b, "        return fpo_fail(err, FPO_ECHECK, \"%s: %s in '%s' at (i=%%lld, j=%%lld, "
                   "k=%%lld), written by stencil '%s' at %s (called at %s)\", (long long)fpo_at[0], "
                   "(long long)fpo_at[1], (long long)fpo_at[2]);\n",
@@ -1000,13 +1007,17 @@ static void emit_kcheck(Buf *b, Sched *s, int site0) {
                s->ir->name, site0 + 1);
 }
 
-static void emit_checks(Buf *b, Sched *s, Block *bl, FGroup *G, int gno, int site0) {
+void fpo_emit_checks(Buf *b, Sched *s, Block *bl, FGroup *G, int gno, int site0, bool device) {
     Instrument *n = &s->ins;
     static const char *sfx[] = {"f32", "f64", "i32", "bool"};
-    emit_kcheck(b, s, site0);
+    if (!device)
+        emit_kcheck(b, s, site0);
     if (!(n->nan || n->nnegative || n->trace || n->progress))
         return;
     buf_add(b, "    {\n    int64_t fpo_at[3];\n    (void)fpo_at;\n");
+    if (device)   /* the group's kernels done, their failures reported first */
+        buf_printf(b, "    fpo_status fpo_w = fpo_cuda_wait(fpo__cu, \"%s\", err);\n"
+                      "    if (fpo_w)\n        return fpo_w;\n", s->ir->name);
     for (int i = G->first; i < G->first + G->count; i++) {
         Unit *u = &bl->u[i];
         for (int a = 0; a < u->nacc; a++) {
@@ -1015,11 +1026,14 @@ static void emit_checks(Buf *b, Sched *s, Block *bl, FGroup *G, int gno, int sit
             if (!u->acc[a].write || s->store[x] != SK_ARRAY)
                 continue;
             if (n->nan && (v->dt == DT_F64 || v->dt == DT_F32))
-                emit_find(b, s, u, x, fpo_fmt("fpo_find_nan_%s", sfx[v->dt]), "NaN");
+                emit_find(b, s, u, x,
+                          device ? "FPO_CUDA_NAN" : fpo_fmt("fpo_find_nan_%s", sfx[v->dt]), "NaN",
+                          device);
             for (int k = 0; k < n->nnegative; k++)
                 if (!strcmp(n->negative[k], v->name) && v->dt != DT_BOOL)
-                    emit_find(b, s, u, x, fpo_fmt("fpo_find_neg_%s", sfx[v->dt]),
-                              "negative value");
+                    emit_find(b, s, u, x,
+                              device ? "FPO_CUDA_NEGATIVE" : fpo_fmt("fpo_find_neg_%s", sfx[v->dt]),
+                              "negative value", device);
             if (n->trace) {
                 SBox w = fpo_unit_points(u);
                 buf_printf(b, "    if (%lld >= %s && %lld < %s && %lld >= %s && %lld < %s && %lld >= %s && "
@@ -1028,12 +1042,17 @@ static void emit_checks(Buf *b, Sched *s, Block *bl, FGroup *G, int gno, int sit
                            (long long)n->at[1], bound(w.lo[1]), (long long)n->at[1], bound(w.hi[1]),
                            (long long)n->at[2], bound(w.lo[2]), (long long)n->at[2], bound(w.hi[2]));
                 buf_printf(b, "        fprintf(stderr, \"fpo trace: %s: %s(%lld, %lld, %lld) = %%.17g "
-                              "after stencil '%s' (%s)\\n\", (double)%s[%lld + %lld * "
-                              "fpo_sj_%s + %lld * fpo_sk_%s]);\n",
+                              "after stencil '%s' (%s)\\n\", ",
                            s->ir->name, v->name, (long long)n->at[0], (long long)n->at[1],
-                           (long long)n->at[2], u->st->name, where(writer_loc(s, u, x)),
-                           slot_name(s, x), (long long)n->at[0], (long long)n->at[1],
-                           slot_name(s, x), (long long)n->at[2], slot_name(s, x));
+                           (long long)n->at[2], u->st->name, where(writer_loc(s, u, x)));
+                if (device)
+                    buf_printf(b, "fpo_cuda_value(fpo__cu, &%s, %lld, %lld, %lld));\n",
+                               fpo_array_of(s, x), (long long)n->at[0], (long long)n->at[1],
+                               (long long)n->at[2]);
+                else
+                    buf_printf(b, "(double)%s[%lld + %lld * fpo_sj_%s + %lld * fpo_sk_%s]);\n",
+                               slot_name(s, x), (long long)n->at[0], (long long)n->at[1],
+                               slot_name(s, x), (long long)n->at[2], slot_name(s, x));
             }
         }
     }
@@ -1041,6 +1060,28 @@ static void emit_checks(Buf *b, Sched *s, Block *bl, FGroup *G, int gno, int sit
         buf_printf(b, "    fprintf(stderr, \"fpo: %s: group %d of %d done (%s, %d nests)\\n\");\n",
                    s->ir->name, gno + 1, ngroups(s), bl->u[G->first].st->name, G->count);
     buf_add(b, "    }\n");
+}
+
+void fpo_emit_timer(Buf *b, Sched *s, int gno, bool end, bool device, int depth) {
+    if (!s->ins.timers)
+        return;
+    if (device) {   /* the group's kernels alone: the stream waited for at both ends */
+        ind(b, depth);
+        buf_printf(b, "{\n");
+        ind(b, depth);
+        buf_printf(b, "    fpo_status fpo_w = fpo_cuda_wait(fpo__cu, \"%s\", err);\n", s->ir->name);
+        ind(b, depth);
+        buf_add(b, "    if (fpo_w)\n");
+        ind(b, depth);
+        buf_add(b, "        return fpo_w;\n");
+        ind(b, depth);
+        buf_add(b, "}\n");
+    }
+    ind(b, depth);
+    if (end)
+        buf_printf(b, "p->timers[%d] += fpo_now() - fpo_tg%d;\n", gno, gno);
+    else
+        buf_printf(b, "const double fpo_tg%d = fpo_now();\n", gno);   /* one per group */
 }
 
 void fpo_emit_block(Buf *b, Sched *s, Node *stages, int depth, const void *ctx) {
@@ -1060,10 +1101,7 @@ void fpo_emit_block(Buf *b, Sched *s, Node *stages, int depth, const void *ctx) 
         const int site0 = s->nksites;   /* the reads this group's bounds check covers */
         m.u = &bl->u[G->first];
         m.g = G;
-        if (s->ins.timers) {
-            ind(b, depth);
-            buf_printf(b, "const double fpo_tg%d = fpo_now();\n", gno);   /* one per group */
-        }
+        fpo_emit_timer(b, s, gno, false, false, depth);
         if (G->join) {   /* this group and the next, a column group, as one */
             emit_joined(b, s, &m, bl, G, depth);
             g++, gno++;
@@ -1073,11 +1111,8 @@ void fpo_emit_block(Buf *b, Sched *s, Node *stages, int depth, const void *ctx) 
             emit_column(b, s, &m, bl, G, depth);
         else
             emit_plain(b, &m, m.u, depth);
-        if (s->ins.timers) {
-            ind(b, depth);
-            buf_printf(b, "p->timers[%d] += fpo_now() - fpo_tg%d;\n", gno, gno);
-        }
-        emit_checks(b, s, bl, G, gno, site0);
+        fpo_emit_timer(b, s, gno, true, false, depth);
+        fpo_emit_checks(b, s, bl, G, gno, site0, false);
     }
 }
 

@@ -41,7 +41,7 @@ static const char usage[] =
     "  --dot FILE           write the fused schedule as a Graphviz picture\n"
     "  --report             print the schedule and memory summary (one line)\n"
     "  --instrument CHECK   compile a check into run: nan, negative:FIELD, trace:I,J,K,\n"
-    "                       progress, timers, bounds; may repeat\n"
+    "                       progress, timers, bounds, cuda-check; may repeat\n"
     "  -h, --help           usage\n"
     "  --version            version\n"
     "Exit status: 0 success, 1 an error in the input, 2 a usage or I/O error.\n";
@@ -90,6 +90,8 @@ static int parse_instrument(const char *c, Instrument *ins) {
         ins->timers = true;
     else if (!strcmp(c, "bounds"))
         ins->bounds = true;
+    else if (!strcmp(c, "cuda-check"))
+        ins->cuda_check = true;
     else if (!strncmp(c, "negative:", 9) && c[9])
         VPUSH(ins->negative, ins->nnegative, fpo_strdup(c + 9));
     else if (sscanf(c, "trace:%lld,%lld,%lld", &at[0], &at[1], &at[2]) == 3) {
@@ -169,7 +171,7 @@ static int parse_args(int argc, char **argv, Options *o) {
         if (!strcmp(a, "--instrument")) {
             if (i + 1 >= argc || parse_instrument(argv[i + 1], &o->pipe.ins))
                 return usage_error("option '%s' needs nan, negative:FIELD, trace:I,J,K, progress, "
-                                   "timers or bounds", a);
+                                   "timers, bounds or cuda-check", a);
             i++;
             continue;
         }

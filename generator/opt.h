@@ -91,6 +91,8 @@ typedef struct Instrument {
     bool progress;         /* a line after each group */
     bool timers;           /* time per group, kept in the program (<program>_timers) */
     bool bounds;           /* the level of each variable-K read checked against its field's */
+    bool cuda_check;       /* CUDA back end: every launch checked and waited for, naming its
+                            * stencil (the C back end has nothing to check) */
 } Instrument;
 
 typedef struct Sched {
@@ -272,6 +274,11 @@ void fpo_emit_views(Buf *b, Sched *s);
  * an array (p->tmp[...]). */
 const char *fpo_array_of(Sched *s, int x);
 void fpo_emit_decls(Buf *b, Sched *s);
+/* --instrument: the checks after group gno of block bl (its variable-K reads are sites site0
+ * + 1 ..), and a group's timer at its start or end; with `device` (emit_cuda.c) the arrays
+ * are device memory, searched and read through the CUDA runtime once the stream is waited for. */
+void fpo_emit_checks(Buf *b, Sched *s, Block *bl, FGroup *G, int gno, int site0, bool device);
+void fpo_emit_timer(Buf *b, Sched *s, int gno, bool end, bool device, int depth);
 /* Whether run's body comes from emit_fused.c (fused, or instrumented). */
 bool fpo_sched_inline(Sched *s);
 void fpo_emit_pool(Buf *b, Sched *s);

@@ -16,6 +16,7 @@ struct fpo_cuda {
     size_t nkey;
     cudaError_t first;         /* the first failed launch since the last status */
     const char *what;
+    unsigned long long *found; /* --instrument: fpo_cuda_find's answer on the device */
 };
 
 extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, fpo_error *err) {
@@ -51,6 +52,7 @@ extern "C" void fpo_cuda_close(fpo_cuda *c) {
     if (c->exec)
         cudaGraphExecDestroy(c->exec);
     cudaFree(c->pool);
+    cudaFree(c->found);
     cudaStreamDestroy(c->stream);
     free(c);
 }
@@ -169,4 +171,76 @@ extern "C" fpo_status fpo_cuda_wait(fpo_cuda *c, const char *program, fpo_error 
         return fpo_fail(err, FPO_ECHECK, "%s_wait: the run failed on the device: %s", program,
                         cudaGetErrorString(e));
     return FPO_OK;
+}
+
+/* ---- --instrument on device memory ---- */
+
+/* The element of f at (i, j, k). */
+static __host__ __device__ int64_t at_of(const fpo_field &f, int64_t i, int64_t j, int64_t k) {
+    return (i - f.lo[0]) * f.stride[0] + (j - f.lo[1]) * f.stride[1] + (k - f.lo[2]) * f.stride[2];
+}
+
+/* Every point of the box tested, the lowest index (k, then j, then i: the C back end's search
+ * order) of a failing one kept in *found. */
+template <typename T>
+__global__ void fpo_find_k(const T *a, fpo_field f, int64_t i0, int64_t ni, int64_t j0, int64_t nj,
+                           int64_t k0, int64_t n, int test, unsigned long long *found) {
+    for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
+         x += (int64_t)gridDim.x * blockDim.x) {
+        T v = a[at_of(f, i0 + x % ni, j0 + x / ni % nj, k0 + x / ni / nj)];
+        if (test ? v < 0 : v != v)
+            atomicMin(found, (unsigned long long)x);
+    }
+}
+
+extern "C" int fpo_cuda_find(fpo_cuda *c, int test, const fpo_field *f, int64_t i0, int64_t i1,
+                             int64_t j0, int64_t j1, int64_t k0, int64_t k1, int64_t at[3]) {
+    int64_t ni = i1 - i0, nj = j1 - j0, nk = f->axes == FPO_IJ ? 1 : k1 - k0;
+    unsigned long long none = ~0ull, x = none;
+    if (ni <= 0 || nj <= 0 || nk <= 0)
+        return 0;
+    if (!c->found && cudaMalloc((void **)&c->found, sizeof *c->found) != cudaSuccess)
+        return 0;
+    int64_t n = ni * nj * nk;
+    unsigned blocks = (unsigned)(n / 256 + 1 < 4096 ? n / 256 + 1 : 4096);
+    cudaMemcpyAsync(c->found, &none, sizeof none, cudaMemcpyHostToDevice, c->stream);
+    if (f->dtype == FPO_F64)
+        fpo_find_k<double><<<blocks, 256, 0, c->stream>>>((const double *)f->data, *f, i0, ni, j0, nj, k0, n, test, c->found);
+    else if (f->dtype == FPO_F32)
+        fpo_find_k<float><<<blocks, 256, 0, c->stream>>>((const float *)f->data, *f, i0, ni, j0, nj, k0, n, test, c->found);
+    else if (f->dtype == FPO_I32)
+        fpo_find_k<int32_t><<<blocks, 256, 0, c->stream>>>((const int32_t *)f->data, *f, i0, ni, j0, nj, k0, n, test, c->found);
+    else
+        return 0;
+    fpo_cuda_launched(c, "an --instrument search");
+    cudaMemcpyAsync(&x, c->found, sizeof x, cudaMemcpyDeviceToHost, c->stream);
+    cudaStreamSynchronize(c->stream);
+    if (x == none)
+        return 0;
+    at[0] = i0 + (int64_t)(x % (unsigned long long)ni);
+    at[1] = j0 + (int64_t)(x / (unsigned long long)ni % (unsigned long long)nj);
+    at[2] = k0 + (int64_t)(x / (unsigned long long)ni / (unsigned long long)nj);
+    return 1;
+}
+
+extern "C" double fpo_cuda_value(fpo_cuda *c, const fpo_field *f, int64_t i, int64_t j, int64_t k) {
+    size_t es = fpo_dtype_size(f->dtype);
+    union {
+        double d;
+        float f;
+        int32_t i;
+        unsigned char b;
+    } v = {0};
+    cudaMemcpyAsync(&v, (const char *)f->data + at_of(*f, i, j, f->axes == FPO_IJ ? f->lo[2] : k) * (int64_t)es,
+                    es, cudaMemcpyDeviceToHost, c->stream);
+    cudaStreamSynchronize(c->stream);
+    return f->dtype == FPO_F64 ? v.d : f->dtype == FPO_F32 ? (double)v.f
+                                     : f->dtype == FPO_I32 ? (double)v.i : (double)v.b;
+}
+
+extern "C" int fpo_cuda_check(fpo_cuda *c, const char *what) {
+    cudaError_t e = cudaStreamSynchronize(c->stream);
+    if (e != cudaSuccess && c->first == cudaSuccess)
+        c->first = e, c->what = what;
+    return c->first != cudaSuccess;
 }

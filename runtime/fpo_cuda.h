@@ -52,6 +52,18 @@ fpo_status fpo_cuda_status(fpo_cuda *c, const char *program, fpo_error *err);
 /* Wait for the work queued on the program's stream; report what failed in it. */
 fpo_status fpo_cuda_wait(fpo_cuda *c, const char *program, fpo_error *err);
 
+/* --instrument on the CUDA back end. fpo_cuda_find: the first point of the box [i0, i1) x [j0,
+ * j1) x [k0, k1) of f (device memory) holding a NaN (FPO_CUDA_NAN) or a negative value
+ * (FPO_CUDA_NEGATIVE), in the C back end's search order (k, then j, then i): 1 and its index
+ * in `at`, else 0. fpo_cuda_value: f at (i, j, k). fpo_cuda_check (cuda-check): after a
+ * launch, waits for the stream; 1 when that launch or one before it failed (fpo_cuda_status
+ * then names `what`). Each waits for the work queued before it. */
+enum { FPO_CUDA_NAN = 0, FPO_CUDA_NEGATIVE = 1 };
+int fpo_cuda_find(fpo_cuda *c, int test, const fpo_field *f, int64_t i0, int64_t i1, int64_t j0,
+                  int64_t j1, int64_t k0, int64_t k1, int64_t at[3]);
+double fpo_cuda_value(fpo_cuda *c, const fpo_field *f, int64_t i, int64_t j, int64_t k);
+int fpo_cuda_check(fpo_cuda *c, const char *what);
+
 #ifdef __cplusplus
 }
 #endif

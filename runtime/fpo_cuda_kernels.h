@@ -55,6 +55,12 @@ static inline __attribute__((unused)) unsigned fpo_emu_block_(unsigned b, unsign
     kern<<<dim3((gx), (gy), (gz)), dim3((bx), (by), 1), 0, (cudaStream_t)(stream)>>> args
 #endif
 
+/* After each launch: nothing, or (--instrument cuda-check, defined by the generated source)
+ * a wait that returns the failure of the launch from run, naming the stencil. */
+#ifndef FPO_AFTER_LAUNCH_
+#define FPO_AFTER_LAUNCH_(c, what) ((void)0)
+#endif
+
 /* Launch a segment kernel (emit_cuda.c): a block of FPO_TILE_THREADS threads a tile, ntx x nty
  * tiles on nk levels. */
 #define FPO_LAUNCH_TILES(c, what, kern, ntx, nty, nk, args)                                   \
@@ -63,6 +69,7 @@ static inline __attribute__((unused)) unsigned fpo_emu_block_(unsigned b, unsign
             FPO_LAUNCH_(kern, (unsigned)(ntx), (unsigned)(nty), (unsigned)(nk),               \
                         FPO_TILE_THREADS, 1, fpo_cuda_stream(c), args);                       \
             fpo_cuda_launched((c), (what));                                                   \
+            FPO_AFTER_LAUNCH_((c), (what));                                                   \
         }                                                                                     \
     } while (0)
 
@@ -86,6 +93,7 @@ static inline __attribute__((unused)) void fpo_span_(int64_t *lo, int64_t *hi, i
                         (unsigned)(((nj) + (by) - 1) / (by)), (unsigned)(nk), (bx), (by),     \
                         fpo_cuda_stream(c), args);                                            \
             fpo_cuda_launched((c), (what));                                                   \
+            FPO_AFTER_LAUNCH_((c), (what));                                                   \
         }                                                                                     \
     } while (0)
 

@@ -26,7 +26,9 @@ if [ "${1:-}" = "--stage" ]; then
     mkdir -p .gpu/rt/bin .gpu/rt/lib .gpu/rt/ompi/bin .gpu/rt/pmix
     bins=()
     for b in tests/cuda/cuda_check_gpu tests/cuda/fpo_cuda_bench example_model/fpo_example_model \
-             tests/codepaths/cp_halo_gpu_fused tests/codepaths/cp_halo_gpu_unfused; do
+             tests/codepaths/cp_halo_gpu_fused tests/codepaths/cp_halo_gpu_unfused \
+             tests/optimizer/opt_checks_cuda_run_nan tests/optimizer/opt_checks_cuda_run_neg \
+             tests/optimizer/opt_checks_cuda_run_trace; do
         bins+=("$build/$b")
     done
     bins+=("$sweep"/tests/cuda/fpo_cuda_bench_*)
@@ -105,6 +107,22 @@ for form in fused unfused; do
     check "halo statements on the GPU ($form), 6 ranks" \
         bash -c "FPO_BACKEND=cuda $mpirun -n 6 '$bin/cp_halo_gpu_$form' | grep -E 'halo_stmts: 6 ranks .*agree with the owners'"
 done
+
+# --instrument on the GPU: the C back end's messages from device memory; cuda-check names the
+# stencil of a faulting kernel (b's level stride points 8 TB past its allocation)
+if [ -x "$bin/opt_checks_cuda_run_nan" ]; then
+    export FPO_BACKEND=cuda
+    check "instrument nan on the GPU" \
+        "$bin/opt_checks_cuda_run_nan" nan "checks: NaN in 'b' at (i=3, j=2, k=1), written by stencil 'root'"
+    check "instrument nan on the GPU, clean input" "$bin/opt_checks_cuda_run_nan" clean ok
+    check "instrument negative:c on the GPU" \
+        "$bin/opt_checks_cuda_run_neg" negative "checks: negative value in 'c' at (i=2, j=1, k=0)"
+    check "instrument trace, progress, timers on the GPU" \
+        bash -c "'$bin/opt_checks_cuda_run_trace' clean ok 2>&1 | tee /dev/stderr | grep -q \"fpo trace: checks: b(1, 1, 0) = 2 after stencil 'root'\""
+    check "instrument cuda-check on the GPU: a faulting kernel named" \
+        "$bin/opt_checks_cuda_run_nan" wild "checks_run: launching stencil root ("
+    unset FPO_BACKEND
+fi
 
 # the example model on 6 ranks sharing the GPU: the C back end's h, bit for bit
 model() {   # model NP BACKEND ARGS...: prints its output, leaves it in $model_out

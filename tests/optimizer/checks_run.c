@@ -1,11 +1,41 @@
 /* checks_run.c: runs checks.fpo on an input that is 4 everywhere except at one point (argv[1]:
  * "nan" puts -1 at (3, 2, 1), "negative" 0.25 at (2, 1, 0), "clean" nothing) and prints what
- * run returned; argv[2] is what it must return ("ok" or the start of the message). */
+ * run returned; argv[2] is what it must return ("ok" or the start of the message). With
+ * FPO_BACKEND=cuda on the CUDA back end: emulated (fields marked device memory), or ON_GPU with
+ * copies in device memory; there "wild" gives b a level stride far past its allocation, so the
+ * first kernel writing level 1 faults (what --instrument cuda-check names). */
 #include "checks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef ON_GPU
+#include <cuda_runtime_api.h>
+#endif
+
+/* a's, b's or c's data where the back end takes it (device memory on a GPU) */
+static void *place(void *host, size_t bytes) {
+#ifdef ON_GPU
+    const char *be = getenv("FPO_BACKEND");
+    void *d = NULL;
+    if (be && !strcmp(be, "cuda")) {
+        if (cudaMalloc(&d, bytes) != cudaSuccess ||
+            cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice) != cudaSuccess) {
+            printf("checks_run: the CUDA back end needs a CUDA device: no device memory here\n");
+            exit(1);
+        }
+        return d;
+    }
+#else
+    (void)bytes;
+#endif
+    return host;
+}
+
+static fpo_field on(fpo_field f) {
+    const char *be = getenv("FPO_BACKEND");
+    return be && !strcmp(be, "cuda") ? fpo_field_on_device(f) : f;
+}
 
 enum { NX = 6, NY = 5, NZ = 3 };
 
@@ -21,9 +51,11 @@ int main(int argc, char **argv) {
         a[1][2][3] = -1.0;
     if (!strcmp(argv[1], "negative"))
         a[0][1][2] = 0.25;
-    checks_fields f = {fpo_field_3d(a, FPO_F64, 0, NX, 0, NY, 0, NZ),
-                       fpo_field_3d(b, FPO_F64, 0, NX, 0, NY, 0, NZ),
-                       fpo_field_3d(c, FPO_F64, 0, NX, 0, NY, 0, NZ)};
+    checks_fields f = {on(fpo_field_3d(place(a, sizeof a), FPO_F64, 0, NX, 0, NY, 0, NZ)),
+                       on(fpo_field_3d(place(b, sizeof b), FPO_F64, 0, NX, 0, NY, 0, NZ)),
+                       on(fpo_field_3d(place(c, sizeof c), FPO_F64, 0, NX, 0, NY, 0, NZ))};
+    if (!strcmp(argv[1], "wild"))
+        f.b.stride[2] = (int64_t)1 << 40;   /* level 1 lies 8 TB past the allocation */
     fpo_domain dom = fpo_domain_local(NX, NY, NZ);
     fpo_error err;
     checks *p;
