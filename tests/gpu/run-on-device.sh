@@ -28,7 +28,7 @@ if [ "${1:-}" = "--stage" ]; then
     for b in tests/cuda/cuda_check_gpu tests/cuda/fpo_cuda_bench example_model/fpo_example_model \
              tests/codepaths/cp_halo_gpu_fused tests/codepaths/cp_halo_gpu_unfused \
              tests/optimizer/opt_checks_cuda_run_nan tests/optimizer/opt_checks_cuda_run_neg \
-             tests/optimizer/opt_checks_cuda_run_trace; do
+             tests/optimizer/opt_checks_cuda_run_trace tests/halo/halo_test_cuda; do
         bins+=("$build/$b")
     done
     bins+=("$sweep"/tests/cuda/fpo_cuda_bench_*)
@@ -98,14 +98,20 @@ echo "cores: $(nproc)"
 check "cuda_gpu.check 40 x 43 x 16, every variant" "$bin/cuda_check_gpu" 40 43 16
 for size in "96 99 30" "192 192 8"; do
     check "cuda_gpu.check $size, every variant" \
-        bash -c "'$bin/cuda_check_gpu' $size | grep -v ' 0 differ fused, 0 unfused'"
+        bash -o pipefail -c "'$bin/cuda_check_gpu' $size | grep -v ' 0 differ fused, 0 unfused'"
 done
+
+# the halo library on device memory: every kind of item, split exchanges, device corner fills
+if [ -x "$bin/halo_test_cuda" ]; then
+    check "halo_cuda_1x1 (6 ranks)" bash -o pipefail -c "$mpirun -n 6 '$bin/halo_test_cuda' 12 1 1 | grep 'halo_test: all checks passed'"
+    check "halo_cuda_2x2 (24 ranks)" bash -o pipefail -c "$mpirun -n 24 '$bin/halo_test_cuda' 12 2 2 | grep 'halo_test: all checks passed'"
+fi
 
 # halo statements on the GPU: fields in device memory, packing on the program's stream
 for form in fused unfused; do
     [ -x "$bin/cp_halo_gpu_$form" ] || continue
     check "halo statements on the GPU ($form), 6 ranks" \
-        bash -c "FPO_BACKEND=cuda $mpirun -n 6 '$bin/cp_halo_gpu_$form' | grep -E 'halo_stmts: 6 ranks .*agree with the owners'"
+        bash -o pipefail -c "FPO_BACKEND=cuda $mpirun -n 6 '$bin/cp_halo_gpu_$form' | grep -E 'halo_stmts: 6 ranks .*agree with the owners'"
 done
 
 # --instrument on the GPU: the C back end's messages from device memory; cuda-check names the
@@ -118,7 +124,7 @@ if [ -x "$bin/opt_checks_cuda_run_nan" ]; then
     check "instrument negative:c on the GPU" \
         "$bin/opt_checks_cuda_run_neg" negative "checks: negative value in 'c' at (i=2, j=1, k=0)"
     check "instrument trace, progress, timers on the GPU" \
-        bash -c "'$bin/opt_checks_cuda_run_trace' clean ok 2>&1 | tee /dev/stderr | grep -q \"fpo trace: checks: b(1, 1, 0) = 2 after stencil 'root'\""
+        bash -o pipefail -c "'$bin/opt_checks_cuda_run_trace' clean ok 2>&1 | tee /dev/stderr | grep \"fpo trace: checks: b(1, 1, 0) = 2 after stencil 'root'\""
     check "instrument cuda-check on the GPU: a faulting kernel named" \
         "$bin/opt_checks_cuda_run_nan" wild "checks_run: launching stencil root ("
     unset FPO_BACKEND
@@ -161,7 +167,7 @@ for b in "$bin"/fpo_cuda_bench_*; do
     [ -x "$b" ] || continue
     tag=${b##*/fpo_cuda_bench_}
     check "sweep $tag, 384 x 384 x 80 (the 1x1 layout's variant)" \
-        bash -c "OMP_NUM_THREADS=$(nproc) '$b' 384 80 10 | grep -E '^(chain|tp_step)' | sed 's/^/$tag: /'"
+        bash -o pipefail -c "OMP_NUM_THREADS=$(nproc) '$b' 384 80 10 | grep -E '^(chain|tp_step)' | sed 's/^/$tag: /'"
 done
 
 echo "== summary"

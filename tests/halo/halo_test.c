@@ -476,8 +476,8 @@ int main(int argc, char **argv)
                                     &err) != FPO_HALO_EINVAL;
         failed |= report("corner fill deeper than the rank refused", bad, checked);
     }
-    /* corners, after a depth-3 exchange (host memory only) */
-    if (!DEVICE && H <= D.nx && H <= D.ny) {
+    /* corners, after a depth-3 exchange (on the device: the _on forms, queued on a stream) */
+    if (H <= D.nx && H <= D.ny) {
         static const struct { int item, dir[2]; const char *name; } fills[] = {
             {0, {0, 0}, "copy_corners X, centre f64"}, {0, {1, 1}, "copy_corners Y, centre f64"},
             {1, {0, 0}, "copy_corners X, centre f32"}, {7, {1, 1}, "copy_corners Y, corner f64"},
@@ -487,22 +487,36 @@ int main(int argc, char **argv)
             {2, {1, 0}, "fill_corners C-grid f64 (u Y, v X)"},
             {5, {0, 0}, "fill_corners A-grid f64 (X, X)"},
             {6, {1, 1}, "fill_corners B-grid f32 (Y, Y)"}};
-        CHECK(fpo_halo_plan_create(&plan, &D, H, NI, items, 0, &err));
+        void *stream = NULL;
+#ifdef HALO_TEST_DEVICE
+        cudaStream_t cs;
+        if (cudaStreamCreate(&cs) != cudaSuccess)
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        stream = cs;
+#endif
+        CHECK(fpo_halo_plan_create(&plan, &D, H, NI, items, FLAGS, &err));
         for (size_t q = 0; q < sizeof fills / sizeof fills[0]; q++) {
             titem *t = &it[fills[q].item];
+            fpo_halo_item on = as_item(t);   /* the fields where the plan has them */
             bad = checked = 0;
             for (int k = 0; k < NI; k++)
                 fill(&it[k]);
+            mirror(it, NI, 1);
             CHECK(fpo_halo_exchange(plan, &err));
             if (t->nc == 1)
-                CHECK(fpo_halo_copy_corners(&D, &t->f[0], t->pos[0], H,
-                                            fills[q].dir[0] ? FPO_HALO_FILL_Y : FPO_HALO_FILL_X,
-                                            &err));
+                CHECK(fpo_halo_copy_corners_on(&D, &on.f[0], t->pos[0], H,
+                                               fills[q].dir[0] ? FPO_HALO_FILL_Y : FPO_HALO_FILL_X,
+                                               stream, &err));
             else
-                CHECK(fpo_halo_fill_corners(&D, &t->f[0], &t->f[1], t->kind, H,
-                                            fills[q].dir[0] ? FPO_HALO_FILL_Y : FPO_HALO_FILL_X,
-                                            fills[q].dir[1] ? FPO_HALO_FILL_Y : FPO_HALO_FILL_X,
-                                            &err));
+                CHECK(fpo_halo_fill_corners_on(&D, &on.f[0], &on.f[1], t->kind, H,
+                                               fills[q].dir[0] ? FPO_HALO_FILL_Y : FPO_HALO_FILL_X,
+                                               fills[q].dir[1] ? FPO_HALO_FILL_Y : FPO_HALO_FILL_X,
+                                               stream, &err));
+#ifdef HALO_TEST_DEVICE
+            if (cudaStreamSynchronize(cs) != cudaSuccess)
+                MPI_Abort(MPI_COMM_WORLD, 2);
+#endif
+            mirror(it, NI, 0);
             bad += verify(t, H, fills[q].dir, fills[q].name, &checked);
             if (fills[q].item == 0)
                 bad += verify_sw_rule(t, fills[q].dir[0], &checked);
@@ -511,6 +525,9 @@ int main(int argc, char **argv)
             failed |= report(fills[q].name, bad, checked);
         }
         fpo_halo_plan_destroy(plan);
+#ifdef HALO_TEST_DEVICE
+        cudaStreamDestroy(cs);
+#endif
     }
 
     /* shared-edge sync of the staggered items */
