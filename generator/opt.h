@@ -111,6 +111,9 @@ typedef struct Sched {
     int *ring;             /* pass_rows: a plane kept as a ring of this many rows (0: whole) */
     int *kring;            /* pass_kcache: a strip kept as a ring of this many levels (0: all) */
     const char **cnames;   /* emit_fused: per slot, its C name in inlined code (its .fpo name) */
+    int **col_rows;        /* emit_fused: per block and group, its entry in p->col_rows (-1:
+                            * none), and how many entries there are */
+    int ncol_rows;
     bool narrow;           /* pass_width: run prefers half-width (256-bit) vectors */
     Instrument ins;
     char **ksites;         /* --instrument bounds: what each checked read is (site k + 1) */
