@@ -144,6 +144,8 @@ int fpo_users_after(Sched *s, int slot, int block, int unit);   /* index of the 
 /* The slots nests [first, first + count) of block b touch, each once, in slot order (*n of
  * them; s->at1 is clear before and after). */
 int *fpo_nests_slots(Sched *s, Block *b, int first, int count, int *n);
+/* The users of `slot` that are nests of group G of block `block`: s->users[slot][*e0 .. *e1). */
+void fpo_group_users(Sched *s, int block, FGroup *G, int slot, int *e0, int *e1);
 bool fpo_dbound_eq(DBound a, DBound b);
 /* What a run of nests (a group or loop being built) does to each slot, gathered as nests
  * join, so that a nest is checked against the whole run at once: `ok` says which accesses

@@ -108,6 +108,13 @@ int *fpo_nests_slots(Sched *s, Block *b, int first, int count, int *n) {
     return xs;
 }
 
+void fpo_group_users(Sched *s, int block, FGroup *G, int slot, int *e0, int *e1) {
+    *e0 = *e1 = fpo_users_after(s, slot, block, G->first - 1);
+    while (*e1 < s->nusers[slot] && s->users[slot][*e1].block == block &&
+           s->users[slot][*e1].unit < G->first + G->count)
+        ++*e1;
+}
+
 bool fpo_dbound_eq(DBound a, DBound b) { return a.base == b.base && a.off == b.off; }
 
 /* A unit being built: at[slot] is the index of its access to slot, plus 1 (0: none yet). */
