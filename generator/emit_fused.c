@@ -277,7 +277,10 @@ static void iloop_plain(Buf *b, Points *ps, const char *ib, const char *ie, int 
  * otherwise the plain loop. */
 static void iloop(Buf *b, Points *ps, const char *ib, const char *ie, int depth) {
     Sched *s = ps->m->s;
-    int *sx = fpo_new(sizeof(int) * (size_t)(s->nslots + 1)), ns = streamed(ps, sx);
+    int nst = 0;   /* statements: each writes at most one streamed slot */
+    for (int k = 0; ps->m->g && ps->m->g->stream && k < ps->n; k++)
+        nst += ps->pt[k].count;
+    int *sx = nst ? fpo_new(sizeof(int) * (size_t)nst) : NULL, ns = nst ? streamed(ps, sx) : 0;
     if (!ns) {
         iloop_plain(b, ps, ib, ie, depth);
         return;
@@ -328,12 +331,10 @@ static void iloop(Buf *b, Points *ps, const char *ib, const char *ie, int depth)
     buf_add(b, "}\n");
 }
 
-/* Whether group G streams any slot (then each thread fences after each level or block). */
-static bool streams(Sched *s, FGroup *G) {
-    for (int x = 0; G->stream && x < s->nslots; x++)
-        if (G->stream[x])
-            return true;
-    return false;
+/* Whether group G streams any slot (then each thread fences after each level or block):
+ * pass_stream makes G->stream for a slot it streams. */
+static bool streams(FGroup *G) {
+    return G->stream != NULL;
 }
 
 /* `ps` with each nest guarded by its own range where it differs from box x's (for the points
@@ -475,15 +476,8 @@ static void emit_plain(Buf *b, Sub *m, Unit *u, int depth) {
 
 /* The first nest of I-J loop l of group G. */
 static Unit *loop_unit(Block *bl, FGroup *G, int l) {
-    int lo = G->first, hi = G->first + G->count;   /* a loop's nests are consecutive */
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (bl->u[mid].loop < l)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < G->first + G->count && bl->u[lo].loop == l ? &bl->u[lo] : NULL;
+    int i = fpo_loop_first(bl, G, l);
+    return i < G->first + G->count ? &bl->u[i] : NULL;
 }
 
 /* The box of I-J loop l of group G: its nests share K; its I and J ranges are the union of
@@ -527,19 +521,18 @@ static void fused_bounds(Buf *b, Block *bl, FGroup *G, int depth) {
         widen_range(b, depth, "fpo_klo", fpo_fmt("fpo_kb%d", l), "fpo_khi", fpo_fmt("fpo_ke%d", l));
 }
 
-/* Whether a nest of groups g0 .. g0 + ng - 1 touches slot x. */
-static bool groups_touch(Block *bl, FGroup *g0, int ng, int x) {
-    for (int g = 0; g < ng; g++)
-        for (int i = g0[g].first; i < g0[g].first + g0[g].count; i++)
-            if (fpo_unit_acc(&bl->u[i], x))
-                return true;
-    return false;
+/* The slots nests of groups g0 .. g0 + ng - 1 (consecutive) touch, in slot order. */
+static int *groups_slots(Sched *s, Block *bl, FGroup *g0, int ng, int *n) {
+    int count = g0[ng - 1].first + g0[ng - 1].count - g0->first;
+    return fpo_nests_slots(s, bl, g0->first, count, n);
 }
 
 /* This thread's planes of a fused group: a whole level, or a ring of rows. */
 static void plane_views(Buf *b, Sched *s, Block *bl, FGroup *G, int depth) {
-    for (int x = s->nfparams; x < s->nslots; x++) {
-        if (s->store[x] != SK_PLANE || !groups_touch(bl, G, 1, x))
+    int nx, *xs = groups_slots(s, bl, G, 1, &nx);
+    for (int e = 0; e < nx; e++) {
+        int x = xs[e];
+        if (x < s->nfparams || s->store[x] != SK_PLANE)
             continue;
         const char *t = fpo_c_type(s->slots[x]->dt), *n = slot_name(s, x);
         ind(b, depth);
@@ -565,13 +558,11 @@ const char *fpo_array_of(Sched *s, int x) {
  * each array, the row it first touches p->fetch_rows steps later. The arrays are spread over
  * the step's loops, a row each before every few loops: a burst of every row at once fills the
  * core's misses in flight, and stalls it (the chain's pipeline lost 10 % so). */
-static void fetch_rows(Buf *b, Sched *s, FGroup *G, int l, int nloops, int d) {
-    int n = 0, m = 0;
-    for (int x = 0; G->fetch && x < s->nslots; x++)
-        n += G->fetch[x].on;
-    for (int x = 0; G->fetch && x < s->nslots; x++) {
-        if (!G->fetch[x].on || m++ * nloops / n != l)
-            continue;
+static void fetch_rows(Buf *b, Sched *s, FGroup *G, int l, int nloops, const int *fx, int n,
+                       int *m, int d) {
+    for (; *m < n && (int64_t)*m * nloops / n == l; ++*m) {   /* the m-th goes before loop
+                                                              * m * nloops / n */
+        int x = fx[*m];
         ind(b, d);
         buf_add(b, "if (p->fetch_rows)   /* the row it first touches fetch_rows steps on */\n");
         Buf j = {0}, lev = {0};
@@ -587,28 +578,26 @@ static void fetch_rows(Buf *b, Sched *s, FGroup *G, int l, int nloops, int d) {
  * fpo_r - lag[l], within `rows` when given (a joined group: this thread's rows). */
 static void fused_loop(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l, const char *rows,
                        int d) {
-    Unit *u0 = &bl->u[G->first];
     SBox common, box = loop_box(bl, G, l, &common);
     ind(b, d);
     buf_printf(b, "if (k >= fpo_kb%d && k < fpo_ke%d) {\n", l, l);
+    int first = fpo_loop_first(bl, G, l), end = first;   /* the loop's nests: [first, end) */
+    while (end < G->first + G->count && bl->u[end].loop == l)
+        end++;
     /* Scalars of this loop. */
     Buf pre = {0};
-    for (int x = s->nfparams; x < s->nslots; x++) {
-        if (s->store[x] != SK_SCALAR)
-            continue;
-        bool here = false;
-        for (int i = 0; i < G->count; i++)
-            here |= u0[i].loop == l && fpo_unit_acc(&u0[i], x);
-        if (here)
+    int nx, *xs = fpo_nests_slots(s, bl, first, end - first, &nx);
+    for (int e = 0; e < nx; e++) {
+        int x = xs[e];
+        if (x >= s->nfparams && s->store[x] == SK_SCALAR)
             buf_printf(&pre, "%s %s = 0;\n(void)%s;\n", fpo_c_type(s->slots[x]->dt),
                        slot_name(s, x), slot_name(s, x));
     }
     Points ps = {.m = m, .pre = pre.s};
-    for (int i = 0; i < G->count; i++) {
-        if (u0[i].loop != l)
-            continue;
-        Group *g = &u0[i].si->groups[u0[i].comp][u0[i].iv][u0[i].grp];
-        add_pt(&ps, &u0[i], g->first, g->count);
+    for (int i = first; i < end; i++) {
+        Unit *u = &bl->u[i];
+        Group *g = &u->si->groups[u->comp][u->iv][u->grp];
+        add_pt(&ps, u, g->first, g->count);
     }
     if (G->lag) {   /* one row: lag[l] behind the step */
         ind(b, d + 1);
@@ -658,16 +647,23 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
                    "pipeline */\n");
         d++;
     }
+    int nf = 0, *fx = NULL, fm = 0;   /* the slots fetched ahead, in slot order */
+    if (G->lag && G->fetch) {
+        int nx, *xs = groups_slots(s, bl, G, 1, &nx);
+        for (int e = 0; e < nx; e++)
+            if (G->fetch[xs[e]].on)
+                VPUSH(fx, nf, xs[e]);
+    }
     for (int l = 0; l < nloops; l++) {
         if (G->lag)
-            fetch_rows(b, s, G, l, nloops, d);
+            fetch_rows(b, s, G, l, nloops, fx, nf, &fm, d);
         fused_loop(b, s, m, bl, G, l, NULL, d);
     }
     if (G->lag) {
         ind(b, depth + 3);
         buf_add(b, "}\n");
     }
-    if (streams(s, G)) {
+    if (streams(G)) {
         ind(b, depth + 3);
         buf_add(b, "fpo_stream_fence_();\n");
     }
@@ -695,8 +691,10 @@ static void column_bounds(Buf *b, Block *bl, FGroup *G, int depth) {
  * level (`block`: a column group's block of rows), a ring of the last levels of those rows
  * (pass_kcache), or its ring of rows of every level. */
 static void strip_views(Buf *b, Sched *s, Block *bl, FGroup *g0, int ng, bool block, int depth) {
-    for (int x = s->nfparams; x < s->nslots; x++) {
-        if (s->store[x] != SK_STRIP || !groups_touch(bl, g0, ng, x))
+    int nx, *xs = groups_slots(s, bl, g0, ng, &nx);
+    for (int e = 0; e < nx; e++) {
+        int x = xs[e];
+        if (x < s->nfparams || s->store[x] != SK_STRIP)
             continue;
         const char *t = fpo_c_type(s->slots[x]->dt), *f = fpo_fmt("p->tmp[%d]", x - s->nfparams);
         const char *n = slot_name(s, x);
@@ -800,35 +798,49 @@ static void column_row(Buf *b, Sub *m, Block *bl, FGroup *G, bool block, int dep
     }
 }
 
-/* Whether slot x is a strip of every level of column group G (not a ring): what sets the
- * rows of its blocks (fpo_column_rows). */
-static bool full_strip(Sched *s, Block *bl, FGroup *G, int x) {
-    return s->store[x] == SK_STRIP && !s->ring[x] && !s->kring[x] && groups_touch(bl, G, 1, x);
+/* The slots of column group G that are strips of every level (not rings), in slot order:
+ * what sets the rows of its blocks (fpo_column_rows). */
+static int *full_strips(Sched *s, Block *bl, FGroup *G, int *n) {
+    int nx, *xs = groups_slots(s, bl, G, 1, &nx);
+    *n = 0;
+    for (int e = 0; e < nx; e++) {
+        int x = xs[e];
+        if (x >= s->nfparams && s->store[x] == SK_STRIP && !s->ring[x] && !s->kring[x])
+            xs[(*n)++] = x;
+    }
+    return xs;
 }
 
-/* The number of column group G among those whose blocks' rows open sets (run by blocks, not
- * joined, with strips of every level): its entry in p->col_rows; -1 for the others, which
- * take COLUMN_ROWS. With G NULL: how many there are (p->col_rows is that long). */
-static int col_rows_index(Sched *s, FGroup *G) {
-    int n = 0;
-    for (int k = 0; k < s->nblocks; k++)
-        for (int g = 0; g < s->blocks[k].ng; g++) {
-            Block *bl = &s->blocks[k];
-            FGroup *H = &bl->g[g];
-            bool any = false;
-            for (int x = s->nfparams; x < s->nslots; x++)
-                any |= full_strip(s, bl, H, x);
-            if (!H->column || (g > 0 && bl->g[g - 1].join) || !any)
+/* Number the column groups whose blocks' rows open sets (run by blocks, not joined, with
+ * strips of every level), once: s->col_rows[block][group] is a group's entry in p->col_rows,
+ * -1 for the others, which take COLUMN_ROWS; s->ncol_rows how many there are. */
+static void number_col_rows(Sched *s) {
+    if (s->col_rows)
+        return;
+    s->col_rows = fpo_new(sizeof(int *) * (size_t)(s->nblocks + 1));
+    for (int k = 0; k < s->nblocks; k++) {
+        Block *bl = &s->blocks[k];
+        s->col_rows[k] = fpo_new(sizeof(int) * (size_t)(bl->ng + 1));
+        for (int g = 0; g < bl->ng; g++) {
+            int n = 0;
+            s->col_rows[k][g] = -1;
+            if (!bl->g[g].column || (g > 0 && bl->g[g - 1].join))
                 continue;
-            if (H == G)
-                return n;
-            n++;
+            full_strips(s, bl, &bl->g[g], &n);
+            if (n)
+                s->col_rows[k][g] = s->ncol_rows++;
         }
-    return G ? -1 : n;
+    }
+}
+
+static int col_rows_index(Sched *s, Block *bl, FGroup *G) {
+    number_col_rows(s);
+    return s->col_rows[bl - s->blocks][G - bl->g];
 }
 
 int fpo_ncol_rows(Sched *s) {
-    return col_rows_index(s, NULL);
+    number_col_rows(s);
+    return s->ncol_rows;
 }
 
 /* A column group: blocks of J rows in parallel (single rows when there are too few for every
@@ -843,7 +855,7 @@ static void emit_column(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int dept
     buf_printf(b, "{   /* column by column: %d nests, blocks of J rows outermost */\n", G->count);
     scalar_args(b, &bl->u[G->first], G->count, depth + 1);
     column_bounds(b, bl, G, depth + 1);
-    int c = col_rows_index(s, G);
+    int c = col_rows_index(s, bl, G);
     ind(b, depth + 1);
     buf_printf(b, "const int64_t fpo_rows = fpo_jhi - fpo_jlo >= %d * (int64_t)p->nthreads ? %s : 1;\n",
                4 * COLUMN_ROWS, c < 0 ? fpo_fmt("%d", COLUMN_ROWS) : fpo_fmt("p->col_rows[%d]", c));
@@ -854,7 +866,7 @@ static void emit_column(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int dept
     buf_add(b, "const int64_t fpo_j1 = fpo_j0 + fpo_rows < fpo_jhi ? fpo_j0 + fpo_rows : fpo_jhi;\n");
     strip_views(b, s, bl, G, 1, true, depth + 2);
     column_row(b, m, bl, G, true, depth + 2);
-    if (streams(s, G)) {
+    if (streams(G)) {
         ind(b, depth + 2);
         buf_add(b, "fpo_stream_fence_();\n");
     }
@@ -1140,13 +1152,10 @@ void fpo_emit_views(Buf *b, Sched *s) {
     for (int x = 0; x < s->nslots; x++) {
         if (s->store[x] != SK_ARRAY)
             continue;
-        bool used = false, written = false;
-        for (int k = 0; k < s->nblocks; k++)
-            for (int i = 0; i < s->blocks[k].nu; i++) {
-                Acc *a = fpo_unit_acc(&s->blocks[k].u[i], x);
-                used |= a != NULL;
-                written |= a && a->write;
-            }
+        bool used = s->nusers[x] > 0, written = false;
+        for (int e = 0; e < s->nusers[x]; e++)
+            written |= fpo_unit_acc(&s->blocks[s->users[x][e].block].u[s->users[x][e].unit],
+                                    x)->write;
         if (!used)
             continue;
         const char *f = fpo_array_of(s, x);
@@ -1166,14 +1175,30 @@ void fpo_emit_views(Buf *b, Sched *s) {
 /* The J rows of `slot`'s strip: a column group's block (emit_column), or a single row where
  * a joined group (emit_joined) runs its column group row by row. */
 static int strip_rows(Sched *s, int slot) {
-    for (int k = 0; k < s->nblocks; k++)
-        for (int g = 0; g + 1 < s->blocks[k].ng; g++) {
-            FGroup *C = &s->blocks[k].g[g + 1];
-            for (int i = C->first; s->blocks[k].g[g].join && i < C->first + C->count; i++)
-                if (fpo_unit_acc(&s->blocks[k].u[i], slot))
-                    return 1;
-        }
+    for (int e = 0; e < s->nusers[slot]; e++) {   /* a nest of a group joined to the one before */
+        Block *bl = &s->blocks[s->users[slot][e].block];
+        int g = fpo_group_of(bl, s->users[slot][e].unit);
+        if (g > 0 && bl->g[g - 1].join)
+            return 1;
+    }
     return COLUMN_ROWS;
+}
+
+/* Per slot x, the next slot after x sharing the space of x's owner (s->share), -1 after the
+ * last: from an owner, the slots sharing its space in order. */
+static int *sharers(Sched *s) {
+    int *next = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
+    int *last = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));   /* per owner */
+    for (int x = 0; x < s->nslots; x++)
+        next[x] = -1, last[x] = x;
+    for (int y = 0; y < s->nslots; y++) {
+        int x = s->share[y];
+        if (x < y) {   /* (an owner comes before the slots sharing its space) */
+            next[last[x]] = y;
+            last[x] = y;
+        }
+    }
+    return next;
 }
 
 void fpo_emit_pool(Buf *b, Sched *s) {
@@ -1185,7 +1210,7 @@ void fpo_emit_pool(Buf *b, Sched *s) {
     for (int k = 0; k < s->nblocks; k++)
         for (int g = 0; g < s->blocks[k].ng; g++) {
             Block *bl = &s->blocks[k];
-            int c = col_rows_index(s, &bl->g[g]);
+            int c = col_rows_index(s, bl, &bl->g[g]);
             if (c < 0)
                 continue;
             if (first)
@@ -1193,12 +1218,14 @@ void fpo_emit_pool(Buf *b, Sched *s) {
                            "    const int fpo_forced = fpo_column_rows_env();\n");
             first = false;
             buf_add(b, "    {\n        size_t fpo_rowb = 0;   /* bytes per J row of every level */\n");
-            for (int x = s->nfparams; x < s->nslots; x++)
-                if (full_strip(s, bl, &bl->g[g], x))
-                    buf_printf(b, "        if (nz >= %d)\n            fpo_rowb += sizeof(%s) * "
-                                  "(size_t)(p->hi[%d][0] - p->lo[%d][0]) * (size_t)(p->hi[%d][2] - "
-                                  "p->lo[%d][2]);\n",
-                               s->strip_nz[x], fpo_c_type(s->slots[x]->dt), x, x, x, x);
+            int nx, *xs = full_strips(s, bl, &bl->g[g], &nx);
+            for (int e = 0; e < nx; e++) {
+                int x = xs[e];
+                buf_printf(b, "        if (nz >= %d)\n            fpo_rowb += sizeof(%s) * "
+                              "(size_t)(p->hi[%d][0] - p->lo[%d][0]) * (size_t)(p->hi[%d][2] - "
+                              "p->lo[%d][2]);\n",
+                           s->strip_nz[x], fpo_c_type(s->slots[x]->dt), x, x, x, x);
+            }
             buf_printf(b, "        p->col_rows[%d] = (unsigned char)fpo_column_rows(fpo_l2, "
                           "fpo_forced, fpo_rowb, %d);\n    }\n", c, COLUMN_ROWS);
         }
@@ -1248,12 +1275,13 @@ void fpo_emit_pool(Buf *b, Sched *s) {
     /* Places: a shared space is as large as its largest user. Arrays (and strips kept as
      * arrays when nz is small) come first; then each thread's part, its planes and strips
      * together, the parts a whole number of pages apart (FPO_MINE). */
+    int *sharer = sharers(s);
     for (int x = s->nfparams; x < s->nslots; x++) {
         if (s->store[x] == SK_SCALAR || s->share[x] != x)
             continue;
         buf_printf(b, "    {\n        size_t fpo_sz = p->bytes[%d];\n", x);
-        for (int y = x + 1; y < s->nslots; y++)
-            if (s->share[y] == x && s->store[y] != SK_SCALAR)
+        for (int y = sharer[x]; y >= 0; y = sharer[y])
+            if (s->store[y] != SK_SCALAR)
                 buf_printf(b, "        if (p->bytes[%d] > fpo_sz)\n            fpo_sz = p->bytes[%d];\n", y, y);
         /* where x goes: the shared part, or every thread's */
         const char *to = s->store[x] == SK_PLANE ? "&p->mine_bytes"
@@ -1261,8 +1289,8 @@ void fpo_emit_pool(Buf *b, Sched *s) {
                              ? fpo_fmt("nz >= %d ? &p->mine_bytes : &p->pool_bytes", s->strip_nz[x])
                              : "&p->pool_bytes";
         buf_printf(b, "        size_t *fpo_at = %s;\n        p->off[%d] = *fpo_at;\n", to, x);
-        for (int y = x + 1; y < s->nslots; y++)
-            if (s->share[y] == x && s->store[y] != SK_SCALAR)
+        for (int y = sharer[x]; y >= 0; y = sharer[y])
+            if (s->store[y] != SK_SCALAR)
                 buf_printf(b, "        p->off[%d] = p->off[%d];\n", y, x);
         buf_add(b, "        *fpo_at += fpo_lines(fpo_sz);\n    }\n");
     }
@@ -1293,15 +1321,12 @@ void fpo_emit_pool(Buf *b, Sched *s) {
     /* Arrays written with streaming stores (pass_stream): past the caches when large. */
     for (int x = 0; x < s->nslots; x++) {
         bool any = false, read = false;   /* read: by another group (its writer reads none) */
-        for (int k = 0; k < s->nblocks; k++)
-            for (int g = 0; g < s->blocks[k].ng; g++) {
-                FGroup *G = &s->blocks[k].g[g];
-                any |= G->stream && G->stream[x];
-                for (int i = G->first; i < G->first + G->count; i++) {
-                    Acc *a = fpo_unit_acc(&s->blocks[k].u[i], x);
-                    read |= a && a->read;
-                }
-            }
+        for (int e = 0; e < s->nusers[x]; e++) {   /* (a group streams only slots it touches) */
+            Block *bl = &s->blocks[s->users[x][e].block];
+            FGroup *G = &bl->g[fpo_group_of(bl, s->users[x][e].unit)];
+            any |= G->stream && G->stream[x];
+            read |= fpo_unit_acc(&bl->u[s->users[x][e].unit], x)->read;
+        }
         if (any)
             buf_printf(b, "    p->stream[%d] = (unsigned char)fpo_stream_worth(fpo_tmp_bytes(%s, %s, "
                           "p->lo[%d], p->hi[%d]), %d);   /* %s%s */\n",
@@ -1333,11 +1358,15 @@ char *fpo_memory_summary(Sched *s) {
     int columns = 0, streamed = 0, fetched = 0;
     for (int k = 0; k < s->nblocks; k++)
         for (int g = 0; g < s->blocks[k].ng; g++) {
-            columns += s->blocks[k].g[g].column;
-            for (int x = 0; s->blocks[k].g[g].stream && x < s->nslots; x++)
-                streamed += s->blocks[k].g[g].stream[x];
-            for (int x = 0; s->blocks[k].g[g].fetch && x < s->nslots; x++)
-                fetched += s->blocks[k].g[g].fetch[x].on;
+            FGroup *G = &s->blocks[k].g[g];
+            columns += G->column;
+            if (!G->stream && !G->fetch)
+                continue;
+            int nx, *xs = groups_slots(s, &s->blocks[k], G, 1, &nx);   /* (what it touches) */
+            for (int e = 0; e < nx; e++) {
+                streamed += G->stream && G->stream[xs[e]];
+                fetched += G->fetch && G->fetch[xs[e]].on;
+            }
         }
     /* Bytes per point of what each kind spans (arrays: the domain; planes: one level; strips:
      * one row of levels), before pool sharing; unfused: every temporary an array. */

@@ -113,6 +113,9 @@ typedef struct Sched {
     int *ring;             /* pass_rows: a plane kept as a ring of this many rows (0: whole) */
     int *kring;            /* pass_kcache: a strip kept as a ring of this many levels (0: all) */
     const char **cnames;   /* emit_fused: per slot, its C name in inlined code (its .fpo name) */
+    int **col_rows;        /* emit_fused: per block and group, its entry in p->col_rows (-1:
+                            * none), and how many entries there are */
+    int ncol_rows;
     bool narrow;           /* pass_width: run prefers half-width (256-bit) vectors */
     Instrument ins;
     char **ksites;         /* --instrument bounds: what each checked read is (site k + 1) */
@@ -140,6 +143,11 @@ Acc *fpo_unit_acc(Unit *u, int slot);
 int fpo_group_of(Block *b, int unit);   /* the group of nest `unit` of block b */
 int fpo_users_after(Sched *s, int slot, int block, int unit);   /* index of the first user
                                                                   * after (block, unit) */
+/* The slots nests [first, first + count) of block b touch, each once, in slot order (*n of
+ * them; s->at1 is clear before and after). */
+int *fpo_nests_slots(Sched *s, Block *b, int first, int count, int *n);
+/* The users of `slot` that are nests of group G of block `block`: s->users[slot][*e0 .. *e1). */
+void fpo_group_users(Sched *s, int block, FGroup *G, int slot, int *e0, int *e1);
 bool fpo_dbound_eq(DBound a, DBound b);
 /* What a run of nests (a group or loop being built) does to each slot, gathered as nests
  * join, so that a nest is checked against the whole run at once: `ok` says which accesses
@@ -157,8 +165,9 @@ void fpo_run_add(NestRun *r, Unit *u);
 /* whether v touches a slot a nest of the run touches, one of them writing it, where either
  * access is not ok */
 bool fpo_run_conflicts(NestRun *r, Unit *v);
+int fpo_loop_first(Block *b, FGroup *G, int l);   /* the first nest of I-J loop l of G */
 FTouch fpo_loop_touch(Block *b, FGroup *G, int l, int slot);
-int64_t fpo_ring_need(Block *b, FGroup *G, const int *lag, int x, int lagc);
+int64_t fpo_ring_need(Sched *s, Block *b, FGroup *G, const int *lag, int x, int lagc);
 int fpo_ring_rows(int64_t need);
 bool fpo_call_local(Sched *s, int slot);
 SBox fpo_group_box(Unit *u, Group *G);

@@ -145,7 +145,7 @@ static void join(Sched *s, Block *b, int g) {
     for (int x = s->nfparams; x < s->nslots; x++) {
         if (s->store[x] != SK_PLANE && !link[x])
             continue;
-        rows[x] = fpo_ring_rows(fpo_ring_need(b, G, lag, x, link[x] ? lagc : -1));
+        rows[x] = fpo_ring_rows(fpo_ring_need(s, b, G, lag, x, link[x] ? lagc : -1));
         if (rows[x] > FPO_RING_MAX)
             return;
         /* one row (written and read in one step and level) stays a plane, which a ring of

@@ -81,8 +81,10 @@ static bool ring_step(Unit *u, int slot, int64_t k, int R, int64_t *ring) {
 }
 
 /* Whether, at this nz, `slot` can be a ring of R levels: the units [a, b) run their K loops
- * in order, the nests [b, c) inside them at each level of their own ranges. */
-static bool ring_holds(Block *bl, int a, int b, int c, int slot, int64_t nz, int R) {
+ * in order, the nests inside them at each level of their own ranges (`in`: those of them
+ * touching slot, n of them; the others leave the ring as it is). */
+static bool ring_holds(Block *bl, int a, int b, const int *in, int n_in, int slot, int64_t nz,
+                       int R) {
     int64_t ring[KRING_MAX];
     for (int r = 0; r < R; r++)
         ring[r] = INT64_MIN;
@@ -93,8 +95,8 @@ static bool ring_holds(Block *bl, int a, int b, int c, int slot, int64_t nz, int
             int64_t k = backward(s) ? ke - 1 - n : kb + n;
             if (!ring_step(s, slot, k, R, ring))
                 return false;
-            for (int m = b; m < c; m++) {
-                Unit *u = &bl->u[m];
+            for (int m = 0; m < n_in; m++) {
+                Unit *u = &bl->u[in[m]];
                 if (k >= fpo_dbound_at(u->box.lo[2], nz) && k < fpo_dbound_at(u->box.hi[2], nz) &&
                     !ring_step(u, slot, k, R, ring))
                     return false;
@@ -109,15 +111,18 @@ static bool ring_holds(Block *bl, int a, int b, int c, int slot, int64_t nz, int
 static int ring_levels(Sched *s, Block *bl, int a, int b, int c, int slot) {
     if (s->store[slot] != SK_STRIP || s->ring[slot])
         return 0;
-    for (int k = 0; k < s->nblocks; k++)
-        for (int i = 0; i < s->blocks[k].nu; i++)
-            if ((&s->blocks[k] != bl || i < a || i >= c) &&
-                fpo_unit_acc(&s->blocks[k].u[i], slot))
-                return 0;
+    int *in = NULL, n_in = 0;   /* the nests inside the sweep touching it */
+    for (int e = 0; e < s->nusers[slot]; e++) {   /* the nests touching it */
+        int i = s->users[slot][e].unit;
+        if (&s->blocks[s->users[slot][e].block] != bl || i < a || i >= c)
+            return 0;
+        if (i >= b)
+            VPUSH(in, n_in, i);
+    }
     for (int R = 2; R <= KRING_MAX; R *= 2) {
         bool ok = true;
         for (int64_t nz = 1; nz <= NZ_CHECK && ok; nz++)
-            ok = ring_holds(bl, a, b, c, slot, nz, R);
+            ok = ring_holds(bl, a, b, in, n_in, slot, nz, R);
         if (ok)
             return R;
     }
@@ -149,9 +154,11 @@ void fpo_pass_kcache(Sched *s) {
                     }
                     G->host[c - G->first] = a - G->first;
                 }
-                for (int x = s->nfparams; x < s->nslots; x++)
-                    if (!s->kring[x])
-                        s->kring[x] = ring_levels(s, bl, a, b, c, x);
+                /* (a strip none of them touches has users elsewhere: no ring) */
+                int nx, *xs = fpo_nests_slots(s, bl, a, c - a, &nx);
+                for (int e = 0; e < nx; e++)
+                    if (xs[e] >= s->nfparams && !s->kring[xs[e]])
+                        s->kring[xs[e]] = ring_levels(s, bl, a, b, c, xs[e]);
                 a = c;
             }
         }

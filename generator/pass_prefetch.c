@@ -12,15 +12,16 @@
 /* The row of x that pipeline G touches first at a step, as J and K offsets from the step's
  * row and level: the highest row of the highest level any loop touches (loop l runs row
  * r - lag[l] at step r). False when G does not touch x or touches it at a variable level. */
-static bool first_row(Block *bl, FGroup *G, int x, int *dj, int *dk) {
+static bool first_row(Sched *s, int b, FGroup *G, int x, int *dj, int *dk) {
     bool any = false;
-    for (int i = G->first; i < G->first + G->count; i++) {
-        Acc *a = fpo_unit_acc(&bl->u[i], x);
-        if (!a)
-            continue;
+    int e0, e1;
+    fpo_group_users(s, b, G, x, &e0, &e1);   /* the group's nests touching x */
+    for (int e = e0; e < e1; e++) {
+        Unit *u = &s->blocks[b].u[s->users[x][e].unit];
+        Acc *a = fpo_unit_acc(u, x);
         if (!a->kconst)
             return false;
-        int j = (int)a->hi[1] - G->lag[bl->u[i].loop], k = (int)a->hi[2];
+        int j = (int)a->hi[1] - G->lag[u->loop], k = (int)a->hi[2];
         if (!any || j > *dj)
             *dj = j;
         if (!any || k > *dk)
@@ -38,10 +39,11 @@ void fpo_pass_prefetch(Sched *s) {
             /* row pipelines with K outermost (a joined group runs K inside its rows) */
             if (!G->fused || !G->lag || G->join || fpo_group_intensity(s, bl, G) < FPO_HEAVY)
                 continue;
-            for (int x = 0; x < s->nslots; x++) {
-                int dj, dk;
+            int nx, *xs = fpo_nests_slots(s, bl, G->first, G->count, &nx);
+            for (int e = 0; e < nx; e++) {   /* (the slots it touches, in order) */
+                int x = xs[e], dj, dk;
                 if (s->store[x] != SK_ARRAY || s->slots[x]->ax != AX_IJK ||
-                    (G->stream && G->stream[x]) || !first_row(bl, G, x, &dj, &dk))
+                    (G->stream && G->stream[x]) || !first_row(s, k, G, x, &dj, &dk))
                     continue;
                 if (!G->fetch)
                     G->fetch = fpo_new(sizeof(Fetch) * (size_t)s->nslots);

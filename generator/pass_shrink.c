@@ -38,14 +38,14 @@ enum { STRIP_NZ_MAX = 64, STRIP_OFF_MAX = 16 };
 
 /* Whether, at this nz, every level the group's nests read of `slot` was written before (in the
  * order a column runs them: nest by nest, each over its K range in its order). */
-static bool levels_written(Block *bl, FGroup *G, int slot, int64_t nz) {
+static bool levels_written(Sched *s, int block, FGroup *G, int slot, int64_t nz) {
     int64_t base = STRIP_OFF_MAX * 2;
     bool *w = fpo_new(sizeof(bool) * (size_t)(nz + 4 * STRIP_OFF_MAX));
-    for (int i = G->first; i < G->first + G->count; i++) {
-        Unit *u = &bl->u[i];
+    int e0, e1;
+    fpo_group_users(s, block, G, slot, &e0, &e1);   /* the group's nests touching it */
+    for (int e = e0; e < e1; e++) {
+        Unit *u = &s->blocks[block].u[s->users[slot][e].unit];
         Acc *a = fpo_unit_acc(u, slot);
-        if (!a)
-            continue;
         int64_t kb = fpo_dbound_at(u->box.lo[2], nz), ke = fpo_dbound_at(u->box.hi[2], nz);
         bool down = !u->par && u->st->comps[u->comp].order == ORD_BACKWARD;
         for (int64_t n = 0; n < ke - kb; n++) {
@@ -77,7 +77,7 @@ static bool same_ij(SBox *a, SBox *b) {
 
 /* The smallest nz from which `slot` can be a strip (STRIP_NZ_MAX + 1: never). */
 static int strip_from(Sched *s, int slot) {
-    Block *home = NULL;
+    int home = -1;
     FGroup *G = NULL;
     Unit *first = NULL;
     for (int n = 0; n < s->nusers[slot]; n++) {   /* the nests touching it, in order */
@@ -87,7 +87,7 @@ static int strip_from(Sched *s, int slot) {
         Acc *a = fpo_unit_acc(u, slot);
         if (G && G != &s->blocks[k].g[g])
             return STRIP_NZ_MAX + 1;
-        home = &s->blocks[k], G = &s->blocks[k].g[g];
+        home = k, G = &s->blocks[k].g[g];
         if (!G->column || !a->kconst || a->ij_only || a->lo[0] || a->hi[0] || a->lo[1] ||
             a->hi[1] || a->lo[2] < -STRIP_OFF_MAX || a->hi[2] > STRIP_OFF_MAX)
             return STRIP_NZ_MAX + 1;
@@ -103,7 +103,7 @@ static int strip_from(Sched *s, int slot) {
         return STRIP_NZ_MAX + 1;
     /* Bounds are nz or 0 plus small offsets: what holds at nz = 64 holds above. */
     int from = STRIP_NZ_MAX + 1;
-    for (int nz = STRIP_NZ_MAX; nz >= 1 && levels_written(home, G, slot, nz); nz--)
+    for (int nz = STRIP_NZ_MAX; nz >= 1 && levels_written(s, home, G, slot, nz); nz--)
         from = nz;
     return from;
 }

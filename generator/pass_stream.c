@@ -27,16 +27,15 @@ static void count_writes(Sched *s, Unit *u, Node *n, int slot, bool top, int *pl
     }
 }
 
-static bool streamable(Sched *s, Block *bl, FGroup *G, int x) {
+static bool streamable(Sched *s, int k, FGroup *G, int x) {
     Var *v = s->slots[x];
     if (s->store[x] != SK_ARRAY || v->ax != AX_IJK)   /* a row per level: J and K strides */
         return false;
-    int writers = 0, plain = 0, other = 0;
-    for (int i = G->first; i < G->first + G->count; i++) {
-        Unit *u = &bl->u[i];
+    int writers = 0, plain = 0, other = 0, e0, e1;
+    fpo_group_users(s, k, G, x, &e0, &e1);   /* the group's nests touching x */
+    for (int e = e0; e < e1; e++) {
+        Unit *u = &s->blocks[k].u[s->users[x][e].unit];
         Acc *a = fpo_unit_acc(u, x);
-        if (!a)
-            continue;
         if (a->read || !a->write || a->woff)
             return false;
         writers++;
@@ -53,12 +52,15 @@ void fpo_pass_stream(Sched *s) {
             /* their outer loops take a level or a block of rows: a fence each (emit_fused.c) */
             if (!(G->fused || G->column) || G->join || (g && bl->g[g - 1].join))
                 continue;
-            for (int x = 0; x < s->nslots; x++)
-                if (streamable(s, bl, G, x)) {
+            int nx, *xs = fpo_nests_slots(s, bl, G->first, G->count, &nx);
+            for (int e = 0; e < nx; e++) {
+                int x = xs[e];
+                if (streamable(s, k, G, x)) {
                     if (!G->stream)
                         G->stream = fpo_new(sizeof(bool) * (size_t)s->nslots);
                     G->stream[x] = true;
                 }
+            }
         }
     }
 }

@@ -53,13 +53,16 @@ char *fpo_sched_json(Sched *s) {
                            "\"stream\": [",
                        g ? "," : "", bl->g[g].fused ? "true" : "false",
                        bl->g[g].column ? "true" : "false", bl->g[g].join ? "true" : "false");
-            for (int x = 0, n = 0; bl->g[g].stream && x < s->nslots; x++)
-                if (bl->g[g].stream[x])
-                    buf_printf(&b, "%s\"%s\"", n++ ? ", " : "", s->slots[x]->name);
+            int nx = 0, *xs = NULL;   /* (a group streams and fetches slots it touches) */
+            if (bl->g[g].stream || bl->g[g].fetch)
+                xs = fpo_nests_slots(s, bl, bl->g[g].first, bl->g[g].count, &nx);
+            for (int e = 0, n = 0; bl->g[g].stream && e < nx; e++)
+                if (bl->g[g].stream[xs[e]])
+                    buf_printf(&b, "%s\"%s\"", n++ ? ", " : "", s->slots[xs[e]]->name);
             buf_add(&b, "], \"prefetch\": [");
-            for (int x = 0, n = 0; bl->g[g].fetch && x < s->nslots; x++)
-                if (bl->g[g].fetch[x].on)
-                    buf_printf(&b, "%s\"%s\"", n++ ? ", " : "", s->slots[x]->name);
+            for (int e = 0, n = 0; bl->g[g].fetch && e < nx; e++)
+                if (bl->g[g].fetch[xs[e]].on)
+                    buf_printf(&b, "%s\"%s\"", n++ ? ", " : "", s->slots[xs[e]]->name);
             buf_add(&b, "], \"nests\": [");
             for (int i = bl->g[g].first; i < bl->g[g].first + bl->g[g].count; i++) {
                 Unit *u = &bl->u[i];

@@ -86,6 +86,35 @@ int fpo_users_after(Sched *s, int slot, int block, int unit) {
     return lo;
 }
 
+static int by_int(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+int *fpo_nests_slots(Sched *s, Block *b, int first, int count, int *n) {
+    int *xs = NULL;
+    *n = 0;
+    for (int i = first; i < first + count; i++)
+        for (int a = 0; a < b->u[i].nacc; a++) {
+            int x = b->u[i].acc[a].slot;
+            if (!s->at1[x])
+                VPUSH(xs, *n, x);
+            s->at1[x] = 1;
+        }
+    for (int e = 0; e < *n; e++)
+        s->at1[xs[e]] = 0;
+    if (*n > 1)
+        qsort(xs, (size_t)*n, sizeof *xs, by_int);
+    return xs;
+}
+
+void fpo_group_users(Sched *s, int block, FGroup *G, int slot, int *e0, int *e1) {
+    *e0 = *e1 = fpo_users_after(s, slot, block, G->first - 1);
+    while (*e1 < s->nusers[slot] && s->users[slot][*e1].block == block &&
+           s->users[slot][*e1].unit < G->first + G->count)
+        ++*e1;
+}
+
 bool fpo_dbound_eq(DBound a, DBound b) { return a.base == b.base && a.off == b.off; }
 
 /* A unit being built: at[slot] is the index of its access to slot, plus 1 (0: none yet). */
@@ -350,42 +379,72 @@ Sched *fpo_sched_new(Ir *ir, bool fused) {
     return s;
 }
 
+/* The first nest of I-J loop l of fused group G (a loop's nests are consecutive), or the
+ * group's end when no nest is in loop l. */
+int fpo_loop_first(Block *b, FGroup *G, int l) {
+    int lo = G->first, hi = G->first + G->count;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (b->u[mid].loop < l)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < G->first + G->count && b->u[lo].loop == l ? lo : G->first + G->count;
+}
+
+static void add_touch(FTouch *t, Acc *a) {
+    if (!t->any || a->lo[1] < t->jlo)
+        t->jlo = a->lo[1];
+    if (!t->any || a->hi[1] > t->jhi)
+        t->jhi = a->hi[1];
+    t->any = true;
+    t->write |= a->write;
+}
+
 /* How I-J loop l of fused group G touches `slot`: the union of its nests' accesses. */
 FTouch fpo_loop_touch(Block *b, FGroup *G, int l, int slot) {
     FTouch t = {0};
-    for (int i = G->first; i < G->first + G->count; i++) {
-        Acc *a = b->u[i].loop == l ? fpo_unit_acc(&b->u[i], slot) : NULL;
-        if (!a)
-            continue;
-        if (!t.any || a->lo[1] < t.jlo)
-            t.jlo = a->lo[1];
-        if (!t.any || a->hi[1] > t.jhi)
-            t.jhi = a->hi[1];
-        t.any = true;
-        t.write |= a->write;
+    for (int i = fpo_loop_first(b, G, l); i < G->first + G->count && b->u[i].loop == l; i++) {
+        Acc *a = fpo_unit_acc(&b->u[i], slot);
+        if (a)
+            add_touch(&t, a);
     }
     return t;
 }
 
-/* The rows slot x must keep in a ring in fused group G run with lags `lag`: row r is written
- * at step r + lag[w] by each writer w and touched last at step r - jlo + lag[t] by each loop t
- * (and, when `lagc` >= 0, read at offset 0 at step r + lagc by a joined column group); the
- * slot of row r is written again (row r + R) at step r + R + lag[w], so R > lag[t] - jlo -
- * lag[w]. At least 1. */
-int64_t fpo_ring_need(Block *b, FGroup *G, const int *lag, int x, int lagc) {
-    int nloops = b->u[G->first + G->count - 1].loop + 1;
-    int64_t need = 1;
-    for (int w = 0; w < nloops; w++) {
-        if (!fpo_loop_touch(b, G, w, x).write)
-            continue;
-        for (int t = 0; t < nloops; t++) {
-            FTouch tt = fpo_loop_touch(b, G, t, x);
-            if (tt.any && lag[t] - tt.jlo - lag[w] + 1 > need)
-                need = lag[t] - tt.jlo - lag[w] + 1;
-        }
-        if (lagc >= 0 && lagc - lag[w] + 1 > need)
-            need = lagc - lag[w] + 1;
+/* The rows slot x must keep in a ring in fused group G of block b run with lags `lag`: row r
+ * is written at step r + lag[w] by each writer w and touched last at step r - jlo + lag[t] by
+ * each loop t (and, when `lagc` >= 0, read at offset 0 at step r + lagc by a joined column
+ * group); the slot of row r is written again (row r + R) at step r + R + lag[w], so R >
+ * lag[t] - jlo - lag[w]. At least 1. One walk over x's nests in G: the largest lag[t] - jlo
+ * against the smallest lag[w]. */
+int64_t fpo_ring_need(Sched *s, Block *b, FGroup *G, const int *lag, int x, int lagc) {
+    int k = (int)(b - s->blocks), end = G->first + G->count;
+    bool wrote = false, touched = false;
+    int64_t wmin = 0, tmax = 0;
+    for (int e = fpo_users_after(s, x, k, G->first - 1); e < s->nusers[x]; e++) {
+        UnitRef r = s->users[x][e];
+        if (r.block != k || r.unit >= end)
+            break;
+        int l = b->u[r.unit].loop;   /* the loop's touch: the union of its nests' */
+        FTouch t = {0};
+        while (e < s->nusers[x] && s->users[x][e].block == k && s->users[x][e].unit < end &&
+               b->u[s->users[x][e].unit].loop == l)
+            add_touch(&t, fpo_unit_acc(&b->u[s->users[x][e++].unit], x));
+        e--;
+        if (t.write && (!wrote || lag[l] < wmin))
+            wmin = lag[l];
+        if (!touched || lag[l] - t.jlo > tmax)
+            tmax = lag[l] - t.jlo;
+        wrote |= t.write;
+        touched = true;
     }
+    int64_t need = 1;
+    if (wrote && tmax - wmin + 1 > need)
+        need = tmax - wmin + 1;
+    if (wrote && lagc >= 0 && lagc - wmin + 1 > need)
+        need = lagc - wmin + 1;
     return need;
 }
 
@@ -479,17 +538,11 @@ static int unit_ops(Unit *u) {
 }
 
 int fpo_group_intensity(Sched *s, Block *bl, FGroup *G) {
-    int ops = 0, arrays = 0;
+    int ops = 0, arrays = 0, n;
     for (int i = G->first; i < G->first + G->count; i++)
         ops += unit_ops(&bl->u[i]);
-    for (int x = 0; x < s->nslots; x++) {
-        if (s->store[x] != SK_ARRAY || s->slots[x]->ax != AX_IJK)
-            continue;
-        for (int i = G->first; i < G->first + G->count; i++)
-            if (fpo_unit_acc(&bl->u[i], x)) {
-                arrays++;
-                break;
-            }
-    }
+    int *xs = fpo_nests_slots(s, bl, G->first, G->count, &n);
+    for (int e = 0; e < n; e++)
+        arrays += s->store[xs[e]] == SK_ARRAY && s->slots[xs[e]]->ax == AX_IJK;
     return arrays ? ops / arrays : ops;
 }

@@ -136,6 +136,39 @@ def many_temps(n):
             + "\n    }\n    computation(PARALLEL) {\n" + r + "\n    }\n}\n" + PROGRAM)
 
 
+def many_stencil_temps(n):
+    """20,000 stencils each with a temporary read at an I offset (so a plane, a ring of rows,
+    not a scalar), all called on the same fields and fused into one group of 40,000 nests: the
+    emitter's walks over a group's loops, planes and slots."""
+    out = []
+    for i in range(n):
+        out.append("stencil s%d(q: field<f64>, r: field<f64>) {\n"
+                   "    computation(PARALLEL) { var t = q + %d.0; }\n"
+                   "    computation(PARALLEL) { r = r + t[1, 0, 0]; }\n}\n" % (i, i))
+    out.append("program p(q: field<f64>, r: field<f64>) {\n")
+    out += ["    s%d(q, r);\n" % i for i in range(n)]
+    out.append("}\n")
+    return "".join(out)
+
+
+def many_sweeps(n):
+    """5,000 stencils each a FORWARD sweep of a temporary (a ring of levels) and a PARALLEL
+    computation reading it, all one column group: the column, strip and K-cache passes' walks
+    over a group's nests and slots."""
+    out = []
+    for i in range(n):
+        out.append("stencil c%d(q: field<f64>, r: field<f64>) {\n"
+                   "    computation(FORWARD) {\n"
+                   "        interval(bottom, bottom + 1) { var t = q; }\n"
+                   "        interval(bottom + 1, top) { t = t[0, 0, -1] + q + %d.0; }\n"
+                   "    }\n"
+                   "    computation(PARALLEL) { r = r + t; }\n}\n" % (i, i))
+    out.append("program p(q: field<f64>, r: field<f64>) {\n")
+    out += ["    c%d(q, r);\n" % i for i in range(n)]
+    out.append("}\n")
+    return "".join(out)
+
+
 def call_chain(n):
     """300 functions each calling the next: refused at the limit of call depth."""
     out = ["function g0(x: f64) -> f64 {\n    return x;\n}\n"]
@@ -275,6 +308,7 @@ CASES = {
     "bind_many": (bind_many, 50000), "callbacks_many": (callbacks_many, 50000), "inline_deep_ok": (inline_deep, 990),
     "inline_deep": (inline_deep, 999), "many_stencils": (many_stencils, 5000),
     "many_statements": (many_statements, 50000), "many_temps": (many_temps, 20000),
+    "many_stencil_temps": (many_stencil_temps, 20000), "many_sweeps": (many_sweeps, 5000),
     "call_chain": (call_chain, 300),
     "inline_blowup": (inline_blowup, 40), "program_blowup": (program_blowup, 40),
     "long_line": (long_line, 10 << 20), "long_name": (long_name, 10000),
