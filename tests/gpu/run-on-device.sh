@@ -9,15 +9,16 @@
 # It runs the gpu-labelled test (tests/cuda: the CUDA back end against the C back end, bit for
 # bit, every variant, and the refusals) at two sizes, then the GPU benchmark (fpo_cuda_bench:
 # chain and transport step on the GPU, fused and unfused, against the C back end on all the
-# machine's cores, the device triad, the host time of a run), and the CUDA_NESTS sweep where it
-# was built. Prints everything; exits non-zero if a check failed.
+# machine's cores, the device triad, the host time of a run), and the kernel-shape sweep where
+# it was built (fpo_cuda_bench_<tag>, FPO_CUDA_SWEEP=ON): each tag's chain and tp_step lines,
+# then a table of their times. Prints everything; exits non-zero if a check failed.
 set -u -o pipefail
 if [ "${1:-}" = "--stage" ]; then
     build=${2:?usage: run-on-device.sh --stage BUILD_DIR}
     mkdir -p .gpu
     cp "$build/tests/cuda/cuda_check_gpu" "$build/tests/cuda/fpo_cuda_bench" .gpu/
-    # the CUDA_NESTS sweep, where it was built (FPO_CUDA_SWEEP=ON)
-    for b in "$build"/tests/cuda/fpo_cuda_bench_nests*; do
+    # the kernel-shape sweep, where it was built (FPO_CUDA_SWEEP=ON)
+    for b in "$build"/tests/cuda/fpo_cuda_bench_*; do
         [ -x "$b" ] && cp "$b" .gpu/
     done
     gomp=$(gcc -print-file-name=libgomp.so.1)   # the OpenMP runtime the C back end links
@@ -44,10 +45,22 @@ echo "== fpo_cuda_bench 192 x 192 x 80"
 OMP_NUM_THREADS=$(nproc) OMP_PROC_BIND=close "$dir/fpo_cuda_bench" 192 80 20 || fail=1
 echo "== fpo_cuda_bench 384 x 384 x 80"
 OMP_NUM_THREADS=$(nproc) OMP_PROC_BIND=close "$dir/fpo_cuda_bench" 384 80 10 || fail=1
-for b in "$dir"/fpo_cuda_bench_nests*; do
+sweep=$(mktemp)
+for b in "$dir"/fpo_cuda_bench_*; do
     [ -x "$b" ] || continue
+    tag=${b##*/fpo_cuda_bench_}
     echo "== $(basename "$b") 192 x 192 x 80 (the 1x1 layout's variant)"
-    OMP_NUM_THREADS=$(nproc) OMP_PROC_BIND=close "$b" 192 80 20 | grep -E '^(chain|tp_step)' || fail=1
+    OMP_NUM_THREADS=$(nproc) OMP_PROC_BIND=close "$b" 192 80 20 | grep -E '^(chain|tp_step)' |
+        sed "s/^/$tag /" | tee -a "$sweep" || fail=1
 done
+if [ -s "$sweep" ]; then
+    echo "== kernel shapes, 192 x 192 x 80: CUDA ms, fused and unfused"
+    printf '%-14s %13s %13s %13s %13s\n' shape "chain fused" unfused "tp_step fused" unfused
+    awk '{ t[$1] = 1; f[$1, $2] = $5; u[$1, $2] = $8 }
+         END { for (k in t) printf "%-14s %13s %13s %13s %13s\n", k, f[k, "chain:"],
+                                   u[k, "chain:"], f[k, "tp_step:"], u[k, "tp_step:"] }' "$sweep" |
+        sort
+fi
+rm -f "$sweep"
 echo "== done: $([ $fail = 0 ] && echo all passed || echo FAILED)"
 exit $fail
