@@ -81,7 +81,7 @@ endfunction()
 
 #[=======================================================================[
 fpo_add_program(<name> SOURCES <file.fpo>... [PROGRAM <program>] [DEFINES <NAME=VALUE>...]
-                [BACKENDS c [cuda]] [CUDA_EMULATION] [CUDA_NESTS <n>] [LAYOUTS <NxM | any>...] [HALO <depth>] [OUTPUT_DIR <dir>] [MODE fused|unfused]
+                [BACKENDS c [cuda]] [CUDA_EMULATION] [CUDA_NESTS <n>] [CUDA_LEVELS <n>] [CUDA_THREADS <n>] [CUDA_UNROLL <n>] [LAYOUTS <NxM | any>...] [HALO <depth>] [OUTPUT_DIR <dir>] [MODE fused|unfused]
                 [DISABLE_PASSES <pass>...] [ENABLE_PASSES <pass>...] [INSTRUMENT <check>...]
                 [FORTRAN] [PYTHON] [PYTHON_DESTINATION <dir>])
 
@@ -92,7 +92,7 @@ path; with FORTRAN also <name>_fortran (module <program>_fpo), with PYTHON also 
 #]=======================================================================]
 function(fpo_add_program name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "CUDA_EMULATION;FORTRAN;PYTHON"
-                        "PROGRAM;OUTPUT_DIR;MODE;HALO;CUDA_NESTS;PYTHON_DESTINATION"
+                        "PROGRAM;OUTPUT_DIR;MODE;HALO;CUDA_NESTS;CUDA_LEVELS;CUDA_THREADS;CUDA_UNROLL;PYTHON_DESTINATION"
                         "SOURCES;DEFINES;BACKENDS;LAYOUTS;DISABLE_PASSES;ENABLE_PASSES;INSTRUMENT")
   set(where "fpo_add_program(${name})")
   if(arg_UNPARSED_ARGUMENTS)
@@ -173,9 +173,13 @@ function(fpo_add_program name)
     string(JOIN "," layouts ${arg_LAYOUTS})
     list(APPEND args --layouts "${layouts}")
   endif()
-  if(arg_CUDA_NESTS)
-    list(APPEND args --cuda-nests "${arg_CUDA_NESTS}")
-  endif()
+  # The CUDA kernels' shape (docs/cuda.md); fpo-gen checks the values.
+  foreach(shape NESTS LEVELS THREADS UNROLL)
+    if(arg_CUDA_${shape})
+      string(TOLOWER "${shape}" opt)
+      list(APPEND args --cuda-${opt} "${arg_CUDA_${shape}}")
+    endif()
+  endforeach()
   if(arg_HALO)
     if(NOT arg_HALO MATCHES "^[1-9][0-9]*$")
       message(FATAL_ERROR "${where}: HALO '${arg_HALO}' is not a depth (1, 2, ...)")

@@ -12,6 +12,8 @@
 
 /* A nest kernel's threads: 32 along I (a warp reads consecutive points of a row), 8 along J. */
 enum { CU_BX = 32, CU_BY = 8 };
+/* A segment kernel's threads a block, unless --cuda-threads says (FPO_TILE_THREADS). */
+enum { CU_THREADS = 256 };
 /* A segment kernel's tile: TX points along I, TY along J (CU_TY or less), its shared memory at
  * most CU_SHARED bytes (a block's static limit), run by the block's threads in turn. A nest
  * computes its part of the tile widened by what later nests read of it: a segment is taken
@@ -29,6 +31,9 @@ typedef struct Cu {
     int nmade;
     int nseg;          /* segment kernels made */
     int nests;         /* the most nests a segment holds (--cuda-nests) */
+    int levels;        /* levels a thread of a nest kernel computes (--cuda-levels) */
+    int threads;       /* a segment kernel's threads (--cuda-threads) */
+    int unroll;        /* a column kernel's walk, levels unrolled (--cuda-unroll) */
 } Cu;
 
 /* ---- nest kernels: one loop nest of a stencil, over a box given at launch ---- */
@@ -106,11 +111,28 @@ static void region_vars(Buf *b, bool regions) {
         buf_add(b, "    (void)fpo__dom, (void)fpo_edges;\n");
 }
 
+/* A thread's `kl` levels from fpo_ka + blockIdx.z * kl, within fpo_kz: a full block of levels
+ * as an unrolled loop (their loads can be in flight together), the last levels as a plain one. */
+static void levels_loop(Cu *c, Buf *b, Decl *s, Node *body, int kl) {
+    buf_printf(b, "    const int64_t fpo_k0 = fpo_ka + (int64_t)blockIdx.z * %d;\n"
+                  "    if (fpo_k0 + %d <= fpo_kz) {\n"
+                  "        FPO_UNROLL(%d)\n"
+                  "        for (int fpo_l = 0; fpo_l < %d; fpo_l++) {\n"
+                  "            const int64_t k = fpo_k0 + fpo_l;\n"
+                  "            (void)k;\n",
+               kl, kl, kl, kl);
+    fpo_c_point(b, s, body, 3, c->ctx, FPO_ONE_AT_A_TIME);
+    buf_add(b, "        }\n    } else {   /* the last levels */\n"
+               "        for (int64_t k = fpo_k0; k < fpo_kz; k++) {\n");
+    fpo_c_point(b, s, body, 3, c->ctx, FPO_ONE_AT_A_TIME);
+    buf_add(b, "        }\n    }\n");
+}
+
 /* The kernel of unit u's statements `body` (its group, or its whole sequential interval),
- * made once per stencil nest: a thread a point of [fpo_ib, fpo_ie) x [fpo_jb, fpo_je) on level
- * fpo_ka + blockIdx.z, or (`column`) a thread a column walking levels [fpo_ka, fpo_kz) in the
- * interval's order. */
-static const char *nest_kernel(Cu *c, Unit *u, Node *body, bool column) {
+ * made once per stencil nest: a thread a point of [fpo_ib, fpo_ie) x [fpo_jb, fpo_je) on `kl`
+ * levels from fpo_ka + blockIdx.z * kl, or (`column`) a thread a column walking levels
+ * [fpo_ka, fpo_kz) in the interval's order. */
+static const char *nest_kernel(Cu *c, Unit *u, Node *body, bool column, int kl) {
     Decl *s = u->st;
     const char *name = u->grp < 0 || column
                            ? fpo_fmt("fpo_k_%s_%d_%d", s->name, u->comp + 1, u->iv + 1)
@@ -140,10 +162,17 @@ static const char *nest_kernel(Cu *c, Unit *u, Node *body, bool column) {
     buf_add(b, "    const int64_t i = fpo_ib + (int64_t)(blockIdx.x * blockDim.x + threadIdx.x);\n"
                "    const int64_t j = fpo_jb + (int64_t)(blockIdx.y * blockDim.y + threadIdx.y);\n"
                "    if (i >= fpo_ie || j >= fpo_je)\n        return;\n");
+    if (kl > 1) {
+        levels_loop(c, b, s, body, kl);
+        buf_add(b, "}\n");
+        return name;
+    }
     int depth = 1;
     if (!column) {
         buf_add(b, "    const int64_t k = fpo_ka + (int64_t)blockIdx.z;\n    (void)k, (void)fpo_kz;\n");
     } else {
+        if (c->unroll > 1)
+            buf_printf(b, "    FPO_UNROLL(%d)\n", c->unroll);
         if (s->comps[u->comp].order == ORD_FORWARD)
             buf_add(b, "    for (int64_t k = fpo_ka; k < fpo_kz; k++) {\n");
         else
@@ -212,13 +241,16 @@ static void emit_nest(Cu *c, Buf *b, Unit *u, int depth) {
         Node *first = nth(iv->body, g->first), *last = nth(iv->body, g->first + g->count - 1);
         Node *after = last->next;
         last->next = NULL;
-        const char *k = nest_kernel(c, u, first, false);
+        const char *k = nest_kernel(c, u, first, false, c->levels);
         last->next = after;
-        launch_nest(c, b, u, k, u->box, ka, kz, fpo_fmt("(%s) - (%s)", kz, ka), depth);
+        const char *nk = c->levels > 1 ? fpo_fmt("((%s) - (%s) + %d) / %d", kz, ka, c->levels - 1,
+                                                 c->levels)
+                                       : fpo_fmt("(%s) - (%s)", kz, ka);
+        launch_nest(c, b, u, k, u->box, ka, kz, nk, depth);
         return;
     }
     if (column_kernel(u)) {
-        const char *k = nest_kernel(c, u, iv->body, true);
+        const char *k = nest_kernel(c, u, iv->body, true, 1);
         launch_nest(c, b, u, k, fpo_group_box(u, &u->si->groups[u->comp][u->iv][0]), ka, kz,
                     "1", depth);
         return;
@@ -236,7 +268,7 @@ static void emit_nest(Cu *c, Buf *b, Unit *u, int depth) {
         last->next = NULL;
         Unit ug = *u;
         ug.grp = g;
-        const char *k = nest_kernel(c, &ug, first, false);
+        const char *k = nest_kernel(c, &ug, first, false, 1);
         last->next = after;
         launch_nest(c, b, u, k, fpo_group_box(u, G), "fpo_k", "fpo_k + 1", "1", depth + 1);
     }
@@ -438,7 +470,12 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     for (int i = 0; i < g->n; i++)
         buf_printf(k, "%s %s", i ? "," : "", g->u[i].st->name);
     buf_add(k, " */\n");
-    buf_printf(k, "static __global__ void %s(", name);
+    /* other thread counts: the registers of 1024 threads a multiprocessor (64 each), at most */
+    if (c->threads != CU_THREADS)
+        buf_printf(k, "static __global__ void FPO_LAUNCH_BOUNDS(%d, %d) %s(", c->threads,
+                   c->threads < 1024 ? 1024 / c->threads : 1, name);
+    else
+        buf_printf(k, "static __global__ void %s(", name);
     for (int x = 0; x < s->nslots; x++)
         if (touched[x])
             buf_printf(k, "const fpo_field fpo__f%d, ", x);
@@ -570,10 +607,11 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     }
     const char *ka = fpo_c_dbound(g->u[0].box.lo[2]), *kz = fpo_c_dbound(g->u[0].box.hi[2]);
     ind(b, depth + 1);
-    buf_printf(b, "FPO_LAUNCH_TILES(fpo__cu, %s, %s, fpo_i1 > fpo_i0 ? (fpo_i1 - fpo_i0 + %d) / %d "
-                  ": 0, fpo_j1 > fpo_j0 ? (fpo_j1 - fpo_j0 + %d) / %d : 0, (%s) - (%s), (",
-               what(g->u[0].st, g->u[0].stage->loc), name, CU_TX - 1, CU_TX, g->ty - 1, g->ty, kz,
-               ka);
+    buf_printf(b, "FPO_LAUNCH_TILES%s(fpo__cu, %s, %s, fpo_i1 > fpo_i0 ? (fpo_i1 - fpo_i0 + %d) / %d "
+                  ": 0, fpo_j1 > fpo_j0 ? (fpo_j1 - fpo_j0 + %d) / %d : 0, (%s) - (%s), %s(",
+               c->threads != CU_THREADS ? "_N" : "", what(g->u[0].st, g->u[0].stage->loc), name,
+               CU_TX - 1, CU_TX, g->ty - 1, g->ty, kz, ka,
+               c->threads != CU_THREADS ? fpo_fmt("%d, ", c->threads) : "");
     for (int x = 0; x < s->nslots; x++)
         if (touched[x])
             buf_printf(b, "%s, ", slot_field(s, x));
@@ -645,7 +683,9 @@ static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *c
     const char *name = fpo_class_name(edges);
     const char *src = ir->loc.file ? strrchr(ir->loc.file->path, '/') : NULL;
     src = src ? src + 1 : ir->loc.file ? ir->loc.file->path : "IR";
-    Cu c = {ir, bd->sched, fpo_c_ctx(ir, edges), {0}, NULL, 0, 0, bd->cuda_nests};
+    Cu c = {ir, bd->sched, fpo_c_ctx(ir, edges), {0}, NULL, 0, 0, bd->cuda_nests,
+             bd->cuda_levels > 1 ? bd->cuda_levels : 1,
+             bd->cuda_threads ? bd->cuda_threads : CU_THREADS, bd->cuda_unroll > 1 ? bd->cuda_unroll : 1};
     char *body = fpo_c_run_body(ir, bd, edges, emit_block, &c, "fpo_cuda_stream(fpo__cu)");
     buf_add(&c.kernels, "");
 

@@ -470,6 +470,9 @@ typedef struct Build {
     int nclasses;
     int halo;                   /* depth of halo statements without `depth:` */
     int cuda_nests;             /* the most loop nests of a fused group one CUDA kernel runs */
+    int cuda_levels;            /* levels a thread of a CUDA nest kernel computes (1: one) */
+    int cuda_threads;           /* a CUDA segment kernel's threads a block (256) */
+    int cuda_unroll;            /* a CUDA column kernel's walk, levels unrolled (1: none) */
     char **backends;
     int nbackends;
     char **frontdoors;          /* languages besides C the program is called from: "fortran",

@@ -48,7 +48,7 @@ static const char usage[] =
 
 typedef struct Options {
     const char *program, *outdir, *backend, *plan, *depfile, *emit_ir, *from_ir, *layouts, *halo;
-    const char *cuda_nests;
+    const char *cuda_nests, *cuda_levels, *cuda_threads, *cuda_unroll;
     char **backends;
     int nbackends;
     const char *frontdoor;
@@ -189,6 +189,12 @@ static int parse_args(int argc, char **argv, Options *o) {
             slot = &o->halo;
         else if (!strcmp(a, "--cuda-nests"))
             slot = &o->cuda_nests;
+        else if (!strcmp(a, "--cuda-levels"))
+            slot = &o->cuda_levels;
+        else if (!strcmp(a, "--cuda-threads"))
+            slot = &o->cuda_threads;
+        else if (!strcmp(a, "--cuda-unroll"))
+            slot = &o->cuda_unroll;
         else if (!strcmp(a, "--plan"))
             slot = &o->plan;
         else if (!strcmp(a, "--depfile"))
@@ -310,6 +316,23 @@ static int write_all(Pending *w, int n) {
     return 0;
 }
 
+/* A count option's value `a` (NULL: not given, *n stays), from lo to hi, a multiple of step. */
+static int count_option(const char *a, const char *opt, long lo, long hi, long step, int *n) {
+    if (!a)
+        return 0;
+    char *end;
+    long v = strtol(a, &end, 10);
+    if (!*end && v >= lo && v <= hi && v % step == 0) {
+        *n = (int)v;
+        return 0;
+    }
+    if (step > 1)
+        return usage_error(fpo_fmt("%s '%%s': expected a multiple of %ld from %ld to %ld", opt, step,
+                                   lo, hi),
+                           a);
+    return usage_error(fpo_fmt("%s '%%s': expected a count from %ld to %ld", opt, lo, hi), a);
+}
+
 /* The build's layouts, back ends and halo width, from the options. */
 static int build_options(Options *o, Build *b) {
     b->version = FPO_VERSION;
@@ -319,13 +342,14 @@ static int build_options(Options *o, Build *b) {
     b->nfrontdoors = o->nfrontdoors;
     b->halo = 3;
     b->cuda_nests = 8;
-    if (o->cuda_nests) {
-        char *end;
-        long n = strtol(o->cuda_nests, &end, 10);
-        if (*end || n < 1 || n > 1000)
-            return usage_error("--cuda-nests '%s': expected a count from 1 to 1000", o->cuda_nests);
-        b->cuda_nests = (int)n;
-    }
+    b->cuda_levels = 1;
+    b->cuda_threads = 256;
+    b->cuda_unroll = 1;
+    if (count_option(o->cuda_nests, "--cuda-nests", 1, 1000, 1, &b->cuda_nests) ||
+        count_option(o->cuda_levels, "--cuda-levels", 1, 16, 1, &b->cuda_levels) ||
+        count_option(o->cuda_threads, "--cuda-threads", 64, 1024, 32, &b->cuda_threads) ||
+        count_option(o->cuda_unroll, "--cuda-unroll", 1, 16, 1, &b->cuda_unroll))
+        return 2;
     if (o->halo) {
         char *end;
         long h = strtol(o->halo, &end, 10);

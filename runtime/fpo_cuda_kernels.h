@@ -18,6 +18,9 @@ static fpo_dim3_ threadIdx, blockIdx, blockDim, gridDim;
 #define __shared__ static
 #define __syncthreads() ((void)0)
 #define FPO_TILE_THREADS 1   /* a segment kernel's block as one thread: its phases in order */
+#define FPO_TILE_THREADS_(n) 1
+#define FPO_LAUNCH_BOUNDS(n, blocks)
+#define FPO_UNROLL(n)
 /* Blocks run one after another, in order, or in reverse order where FPO_CUDA_EMU_REVERSE=1:
  * a kernel whose blocks depend on each other (one reads what another writes in the same
  * launch) gives different results in the two orders, so the tests run both. */
@@ -51,6 +54,13 @@ static inline __attribute__((unused)) unsigned fpo_emu_block_(unsigned b, unsign
 /* C99's restrict, as CUDA C++ spells it (the kernels share emit_c.c's field setup). */
 #define restrict __restrict__
 #define FPO_TILE_THREADS 256   /* a segment kernel's threads: they share each phase's points */
+#define FPO_TILE_THREADS_(n) (n)   /* ... where fpo-gen --cuda-threads n chose another count */
+/* A kernel's most threads a block, and the blocks a multiprocessor should hold at once (the
+ * compiler keeps its registers within them). */
+#define FPO_LAUNCH_BOUNDS(n, blocks) __launch_bounds__(n, blocks)
+/* The loop that follows, unrolled n times. */
+#define FPO_UNROLL(n) FPO_PRAGMA_(unroll n)
+#define FPO_PRAGMA_(x) _Pragma(#x)
 #define FPO_LAUNCH_(kern, gx, gy, gz, bx, by, stream, args)                                   \
     kern<<<dim3((gx), (gy), (gz)), dim3((bx), (by), 1), 0, (cudaStream_t)(stream)>>> args
 #endif
@@ -62,12 +72,14 @@ static inline __attribute__((unused)) unsigned fpo_emu_block_(unsigned b, unsign
 #endif
 
 /* Launch a segment kernel (emit_cuda.c): a block of FPO_TILE_THREADS threads a tile, ntx x nty
- * tiles on nk levels. */
+ * tiles on nk levels; FPO_LAUNCH_TILES_N, a block of n threads. */
 #define FPO_LAUNCH_TILES(c, what, kern, ntx, nty, nk, args)                                   \
+    FPO_LAUNCH_TILES_N(c, what, kern, ntx, nty, nk, FPO_TILE_THREADS, args)
+#define FPO_LAUNCH_TILES_N(c, what, kern, ntx, nty, nk, n, args)                              \
     do {                                                                                      \
         if ((ntx) > 0 && (nty) > 0 && (nk) > 0) {                                             \
             FPO_LAUNCH_(kern, (unsigned)(ntx), (unsigned)(nty), (unsigned)(nk),               \
-                        FPO_TILE_THREADS, 1, fpo_cuda_stream(c), args);                       \
+                        FPO_TILE_THREADS_(n), 1, fpo_cuda_stream(c), args);                   \
             fpo_cuda_launched((c), (what));                                                   \
             FPO_AFTER_LAUNCH_((c), (what));                                                   \
         }                                                                                     \

@@ -16,7 +16,8 @@
 # the C back end (the same h fingerprint); the GPU benchmark (fpo_cuda_bench: chain and
 # transport step fused and unfused, the device triad, the C back end on all the machine's
 # cores, the host time of a run) at two sizes and every fpo_cuda_bench_<tag> of the kernel-shape
-# sweep that was built (FPO_CUDA_SWEEP=ON). Prints everything, a summary last; exits non-zero
+# sweep that was built (FPO_CUDA_SWEEP=ON), with a table of their times. Prints everything, a
+# summary last; exits non-zero
 # if a check failed. With OUT set, the whole log is also written to $OUT/gpu.log.
 set -u -o pipefail
 if [ "${1:-}" = "--stage" ]; then
@@ -163,12 +164,24 @@ bench() {
 }
 check "fpo_cuda_bench 192 x 192 x 80" bench "$bin/fpo_cuda_bench" 192 80 20
 check "fpo_cuda_bench 384 x 384 x 80" bench "$bin/fpo_cuda_bench" 384 80 10
-for b in "$bin"/fpo_cuda_bench_*; do
-    [ -x "$b" ] || continue
-    tag=${b##*/fpo_cuda_bench_}
-    check "sweep $tag, 384 x 384 x 80 (the 1x1 layout's variant)" \
-        bash -o pipefail -c "OMP_NUM_THREADS=$(nproc) '$b' 384 80 10 | grep -E '^(chain|tp_step)' | sed 's/^/$tag: /'"
+sweep=$(mktemp)
+for size in 192 384; do
+    for b in "$bin"/fpo_cuda_bench_*; do
+        [ -x "$b" ] || continue
+        tag=${b##*/fpo_cuda_bench_}
+        check "sweep $tag, $size x $size x 80 (the 1x1 layout's variant)" \
+            bash -o pipefail -c "OMP_NUM_THREADS=$(nproc) OMP_PROC_BIND=close '$b' $size 80 10 | grep -E '^(chain|tp_step)' | sed 's/^/$tag@$size /' | tee -a '$sweep'"
+    done
 done
+if [ -s "$sweep" ]; then
+    echo "== kernel shapes: CUDA ms, fused and unfused (shape@size)"
+    printf '%-18s %13s %13s %13s %13s\n' shape "chain fused" unfused "tp_step fused" unfused
+    awk '{ t[$1] = 1; f[$1, $2] = $5; u[$1, $2] = $8 }
+         END { for (k in t) printf "%-18s %13s %13s %13s %13s\n", k, f[k, "chain:"],
+                                   u[k, "chain:"], f[k, "tp_step:"], u[k, "tp_step:"] }' "$sweep" |
+        sort -t@ -k2n -k1
+fi
+rm -f "$sweep"
 
 echo "== summary"
 printf '%s' "$summary"
