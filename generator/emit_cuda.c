@@ -33,7 +33,8 @@ typedef struct Cu {
     int nests;         /* the most nests a segment holds (--cuda-nests) */
     int levels;        /* levels a thread of a nest kernel computes (--cuda-levels) */
     int threads;       /* a segment kernel's threads (--cuda-threads) */
-    int unroll;        /* a column kernel's walk, levels unrolled (--cuda-unroll) */
+    int unroll;        /* a column kernel's walk (levels) and a segment nest's loop over its
+                        * points, unrolled (--cuda-unroll) */
 } Cu;
 
 /* ---- nest kernels: one loop nest of a stencil, over a box given at launch ---- */
@@ -436,10 +437,12 @@ static void seg_view(Cu *c, Buf *b, Seg *g, int i, Var *v, int depth) {
     int x = fpo_call_slot(c->s, &g->u[i], v);
     const char *t = fpo_c_type(v->dt), *n = fpo_c_name(v->name);
     ind(b, depth);
+    /* restrict, as the C back end's views: a nest's views are distinct arrays, so the loads of
+     * several points can be issued before the stores of earlier ones */
     if (g->shared[x] && g->first_w[x] <= i)
-        buf_printf(b, "%s *const %s = fpo_sv%d;\n", t, n, x);
+        buf_printf(b, "%s *restrict const %s = fpo_sv%d;\n", t, n, x);
     else
-        buf_printf(b, "%s *const %s = fpo_g%d;\n", t, n, x);
+        buf_printf(b, "%s *restrict const %s = fpo_g%d;\n", t, n, x);
     ind(b, depth);
     if (g->shared[x] && g->first_w[x] <= i)
         buf_printf(b, "const int64_t fpo_sj_%s = fpo_ssj%d, fpo_sk_%s = 0;\n", v->name, x, v->name);
@@ -560,6 +563,8 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
                 seg_view(c, k, g, i, v, 2);
         }
         /* (a tile's points fit an int: 32-bit division is the cheap one) */
+        if (c->unroll > 1)   /* a thread's points of the nest, several in flight */
+            buf_printf(k, "        FPO_UNROLL(%d)\n", c->unroll);
         buf_add(k, "        for (int fpo_t = (int)threadIdx.x; fpo_t < (int)fpo_np; fpo_t += (int)blockDim.x) {\n"
                    "            const int64_t i = fpo_a + fpo_t % (int)fpo_ni, j = fpo_c + fpo_t / (int)fpo_ni;\n"
                    "            (void)i, (void)j;   /* (a variant may leave a nest nothing to run) */\n");

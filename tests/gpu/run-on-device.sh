@@ -15,10 +15,10 @@
 # device corner fills, the host callback); the example model on 6 ranks sharing the GPU against
 # the C back end (the same h fingerprint); the GPU benchmark (fpo_cuda_bench: chain and
 # transport step fused and unfused, the device triad, the C back end on all the machine's
-# cores, the host time of a run) at two sizes and every fpo_cuda_bench_<tag> of the kernel-shape
-# sweep that was built (FPO_CUDA_SWEEP=ON), with a table of their times. Prints everything, a
-# summary last; exits non-zero
-# if a check failed. With OUT set, the whole log is also written to $OUT/gpu.log.
+# cores, the host time of a run) at two sizes and every fpo_cuda_bench_<tag> of the
+# kernel-shape sweep that was built (FPO_CUDA_SWEEP=ON), with a table of their times. Prints
+# everything, a summary last; exits non-zero if a check failed. With OUT set, the whole log is
+# also written to $OUT/gpu.log.
 set -u -o pipefail
 if [ "${1:-}" = "--stage" ]; then
     build=${2:?usage: run-on-device.sh --stage BUILD_DIR [SWEEP_BUILD_DIR]}
@@ -182,6 +182,21 @@ if [ -s "$sweep" ]; then
         sort -t@ -k2n -k1
 fi
 rm -f "$sweep"
+
+# Where a step's time goes: each kernel of the chain, fused and unfused, under Nsight Compute
+# (its own clocks left alone), for the shapes named in FPO_GPU_PROFILE (e.g. "base 0before")
+ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
+mkdir -p "$rt/gomp" && cp "$rt/lib/libgomp.so.1" "$rt/gomp/" 2>/dev/null
+for tag in ${FPO_GPU_PROFILE:-}; do
+    b="$bin/fpo_cuda_bench_$tag"
+    [ -x "$b" ] && [ -n "$ncu" ] || continue
+    echo "== Nsight Compute: the chain's kernels ($tag, 192 x 192 x 80, fused runs then unfused)"
+    csvf=${OUT:-/tmp}/ncu_$tag.csv
+    env -u LD_LIBRARY_PATH "$ncu" --clock-control none -k regex:fpo_ --launch-count 60 --csv --print-units base \
+        --metrics gpu__time_duration.sum,dram__bytes.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active \
+        env LD_LIBRARY_PATH="$rt/gomp" OMP_NUM_THREADS=4 "$b" 192 80 1 > "$csvf" 2>&1
+    env -u LD_LIBRARY_PATH python3 "$(dirname "$0")/ncu_table.py" "$csvf" || tail -5 "$csvf"
+done
 
 echo "== summary"
 printf '%s' "$summary"
