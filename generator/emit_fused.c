@@ -767,6 +767,11 @@ static void column_points(Buf *b, Sub *m, Unit *u, int depth) {
  * level of their own range. */
 static void column_row(Buf *b, Sub *m, Block *bl, FGroup *G, bool block, int depth) {
     Unit *u0 = &bl->u[G->first];
+    /* the nests inside sweeps, in order: their hosts never decrease (each sweep's follow it) */
+    int *hosted = fpo_new(sizeof(int) * ((size_t)G->count + 1)), nh = 0;
+    for (int c = 0; c < G->count; c++)
+        if (fpo_nest_host(G, c) >= 0)
+            hosted[nh++] = c;
     for (int i = 0; i < G->count; i++) {
         if (fpo_nest_host(G, i) >= 0)
             continue;
@@ -782,11 +787,18 @@ static void column_row(Buf *b, Sub *m, Block *bl, FGroup *G, bool block, int dep
             buf_add(b, "for (int64_t j = fpo_j0; j < fpo_j1; j++) {\n");
         }
         column_points(b, m, u, d);
-        /* The nests inside its sweep: hosted by the sweep's first nest, at or before it. */
-        for (int c = i + 1; c < G->count; c++) {
-            int h = fpo_nest_host(G, c);
-            if (h < 0 || h > i)
-                continue;
+        /* The nests inside its sweep: after it, hosted by the sweep's first nest, at or before
+         * it (the first hosted nest after it by binary search, then while their host is) */
+        int lo = 0, hi = nh;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (hosted[mid] <= i)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (int x = lo; x < nh && fpo_nest_host(G, hosted[x]) <= i; x++) {
+            int c = hosted[x];
             ind(b, d);
             buf_printf(b, "if (k >= fpo_cb%d && k < fpo_ce%d) {   /* %s, inside the sweep */\n",
                        c, c, u0[c].st->name);

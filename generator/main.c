@@ -284,12 +284,39 @@ static int make_dirs(const char *dir) {
     }
 }
 
-/* Write every file under a temporary name, then rename all; on failure nothing is left. */
+/* Whether the file at `path` holds exactly `text` (then it is left alone: its time stays, and
+ * the build, which reads outputs' times after each step, compiles nothing from it again). */
+static bool holds(const char *path, const char *text) {
+    struct stat st;
+    size_t len = strlen(text);
+    if (stat(path, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size != len)
+        return false;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    char buf[65536];
+    size_t at = 0, got;
+    bool same = true;
+    while (same && (got = fread(buf, 1, sizeof buf, f)) > 0) {
+        same = at + got <= len && !memcmp(buf, text + at, got);
+        at += got;
+    }
+    same = same && !ferror(f) && at == len;
+    fclose(f);
+    return same;
+}
+
+/* Write every file under a temporary name, then rename all; on failure nothing is left. A file
+ * that already holds its text is not written. */
 static int write_all(Pending *w, int n) {
     mode_t mask = umask(0);
     umask(mask);
     int i;
     for (i = 0; i < n; i++) {
+        if (holds(w[i].path, w[i].text)) {
+            w[i].tmp = NULL;
+            continue;
+        }
         w[i].tmp = fpo_fmt("%s.tmpXXXXXX", w[i].path);
         int fd = mkstemp(w[i].tmp);
         if (fd < 0) {
@@ -309,14 +336,16 @@ static int write_all(Pending *w, int n) {
     }
     if (i < n) {
         while (i-- > 0)
-            unlink(w[i].tmp);
+            if (w[i].tmp)
+                unlink(w[i].tmp);
         return -1;
     }
     for (i = 0; i < n; i++)
-        if (rename(w[i].tmp, w[i].path)) {
+        if (w[i].tmp && rename(w[i].tmp, w[i].path)) {
             fprintf(stderr, "fpo-gen: error: cannot write '%s': %s\n", w[i].path, strerror(errno));
             for (int j = i; j < n; j++)
-                unlink(w[j].tmp);
+                if (w[j].tmp)
+                    unlink(w[j].tmp);
             return -1;
         }
     return 0;
