@@ -158,8 +158,9 @@ static int write_nc(const em_model *m, const opts *o, int rank, double t_end) {
     if (!st) {
         st = em_nc_write_part(&f, 0.0, &m->g, m->q0, m->np, &err);
         if (!st) st = em_nc_write_part(&f, t_end, &m->g, m->q, m->np, &err);
-        em_status cst = em_nc_close(&f, st ? &(em_error){{0}} : &err);
-        if (!st) st = cst;
+        em_error cerr;   /* a failed close after a failed write: the first error counts */
+        em_status cst = em_nc_close(&f, &cerr);
+        if (!st && cst) st = cst, err = cerr;
     }
     int rc = st != EM_OK;
     if (rc) fail(&err);
