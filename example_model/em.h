@@ -165,7 +165,8 @@ em_status em_norm_acc_allreduce(em_norm_acc *acc, MPI_Comm comm, em_error *err);
 #endif
 
 /* ---- global arrays and NetCDF output (gather.c, ncout.c) -----------------------------------
- * A global cell array is [tile][j][i], 6 N N values. */
+ * A global cell array is [tile][j][i], 6 N N values. EM_NC_PARALLEL: the NetCDF library
+ * writes in parallel (NetCDF-4 over parallel HDF5). */
 /* Copy g's compute-domain cells of the field f (g's shape) into the global array out. */
 void em_to_global(const em_grid *g, const double *f, double *out);
 #ifdef EM_WITH_MPI
@@ -174,20 +175,40 @@ em_status em_gather(const em_grid *g, const double *f, double *out, int root, MP
                     em_error *err);
 #endif
 
+/* The file's variables, their ids in em_ncfile.var. */
+enum { EM_NC_TIME, EM_NC_LEV, EM_NC_ALPHA, EM_NC_LON, EM_NC_LAT, EM_NC_AREA, EM_NC_LONB,
+       EM_NC_LATB, EM_NC_H, EM_NC_NVARS };
 typedef struct em_ncfile {
-    int ncid, n, nz, h_var, time_var;
-    size_t nt;  /* records written */
+    int ncid, n, nz, var[EM_NC_NVARS];
+    int parallel;   /* written by every rank of comm (em_nc_create_par) */
+    size_t nt;      /* records written */
+#ifdef EM_WITH_MPI
+    MPI_Comm comm;
+#endif
 } em_ncfile;
-/* Create path with dims time (unlimited), lev (nz), tile, y, x, yb, xb and the variables lev
- * (0 .. nz-1), alpha(lev) (test case 1's angle of each level, radians), lon, lat, area (cells),
- * lon_b, lat_b (vertices), h(time, lev, tile, y, x), time; global arrays as above (vertex
- * arrays are 6 (N+1) (N+1)); the angles lon, lat are written in degrees. */
+/* Create path (64-bit offset format) with dims time (unlimited), lev (nz), tile, y, x, yb, xb
+ * and the variables lev (0 .. nz-1), alpha(lev) (test case 1's angle of each level, radians),
+ * lon, lat, area (cells), lon_b, lat_b (vertices), h(time, lev, tile, y, x), time; global
+ * arrays as above (vertex arrays are 6 (N+1) (N+1)); the angles lon, lat are written in
+ * degrees. */
 em_status em_nc_create(em_ncfile *f, const char *path, int n, int nz, const double *alpha,
                        const double *lon, const double *lat, const double *area,
                        const double *lon_b, const double *lat_b, const char *title,
                        em_error *err);
 /* Append one record: h of every level, nz global arrays one after the other. */
 em_status em_nc_write_h(em_ncfile *f, double time_s, const double *h, em_error *err);
+#if defined EM_WITH_MPI && defined EM_NC_PARALLEL
+/* The same file in NetCDF-4 (HDF5) format, written in parallel by every rank of comm: each
+ * passes its grid g (one rectangle of the sphere; the rectangles tile it) and writes its cells
+ * of lon, lat, area and its vertices of lon_b, lat_b (those of the tile's last row and column
+ * by the ranks that own them); h is chunked a level of a tile at a time (collective). */
+em_status em_nc_create_par(em_ncfile *f, const char *path, MPI_Comm comm, const em_grid *g,
+                           int nz, const double *alpha, const char *title, em_error *err);
+/* Append one record: this rank's cells of h on every level, nz arrays of g's shape np values
+ * apart (collective). */
+em_status em_nc_write_part(em_ncfile *f, double time_s, const em_grid *g, const double *h,
+                           size_t np, em_error *err);
+#endif
 em_status em_nc_close(em_ncfile *f, em_error *err);
 
 /* Global fields of the whole sphere computed serially (tile by tile, h = 0) for output:
