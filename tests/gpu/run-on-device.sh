@@ -153,6 +153,8 @@ model_same() {   # model_same NP ARGS...: C and CUDA give one fingerprint; notes
 if [ -x "$bin/fpo_example_model" ]; then
     check "example model, C vs CUDA, 6 ranks, N 24, 5 levels, 1 day" model_same 6 -n 24 -d 1
     check "example model, C vs CUDA, 24 ranks, N 24, 5 levels, 1 day" model_same 24 -n 24 -d 1
+    check "example model on the GPU writes its NetCDF file (6 ranks, each its part)" \
+        bash -o pipefail -c "$mpirun -n 6 '$bin/fpo_example_model' -b cuda -n 24 -d 1 -f /tmp/fpo_gpu_model.nc | grep '^wrote /tmp/fpo_gpu_model.nc'"
     check "example model, C vs CUDA, 6 ranks, N 192, 32 levels, 6 hours" \
         model_same 6 -n 192 -z 32 -d 0.25
     check "example model, C vs CUDA, 6 ranks, N 384, 32 levels, 10 steps" \
