@@ -17,6 +17,14 @@ function(expect step log)
   endforeach()
 endfunction()
 
+# Ninja remembers, for a step that left its outputs unchanged (restat), the newest time among
+# its inputs; file times advance in ticks of a few milliseconds, so a change made within one
+# tick of a build's end would look as old as that build. Let a tick pass before each change,
+# as any edit by hand does.
+function(later)
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E sleep 0.05)
+endfunction()
+
 file(REMOVE_RECURSE "${WORK}")
 # A space in the source path checks quoting through the plan, the depfile and Ninja.
 set(src "${WORK}/src dir")
@@ -30,12 +38,14 @@ expect("regen_app" "${out}" WANT "regen_app: 42")
 
 # Touch the file regen_main imports (not listed in SOURCES): only regen_main is regenerated, and
 # since its sources come out the same, fpo-gen leaves them alone and nothing is compiled again.
+later()
 file(TOUCH "${src}/lib.fpo")
 ext_build("${bin}" log)
 expect("after touching lib.fpo" "${log}" WANT "generating program regen_main"
        NOT "generating program regen_other" "Building C object" "Linking C executable regen_app")
 
 # Edit it: the new value reaches the program.
+later()
 file(READ "${src}/lib.fpo" text)
 string(REPLACE "41.0" "99.0" text "${text}")
 file(WRITE "${src}/lib.fpo" "${text}")
@@ -46,6 +56,7 @@ ext_run("running regen_app" out "${bin}/regen_app")
 expect("regen_app after the edit" "${out}" WANT "regen_app: 100")
 
 # A newer generator regenerates both programs.
+later()
 file(TOUCH "${PREFIX}/bin/fpo-gen")
 ext_build("${bin}" log)
 expect("after touching fpo-gen" "${log}" WANT "generating program regen_main"
