@@ -10,15 +10,18 @@
 #   tests/gpu/run-on-device.sh                          # there: runs everything in .gpu/
 #
 # There it runs: the gpu-labelled checks (tests/cuda: the CUDA back end against the C back end,
-# bit for bit, every variant, and the refusals) at three sizes; the halo statements on device
-# memory (tests/codepaths' halo_stmts on 6 ranks, fused and unfused: device packing, staging,
-# device corner fills, the host callback); the example model on 6 ranks sharing the GPU against
-# the C back end (the same h fingerprint); the GPU benchmark (fpo_cuda_bench: chain and
-# transport step fused and unfused, the device triad, the C back end on all the machine's
-# cores, the host time of a run) at two sizes and every fpo_cuda_bench_<tag> of the
-# kernel-shape sweep that was built (FPO_CUDA_SWEEP=ON), with a table of their times. Prints
-# everything, a summary last; exits non-zero if a check failed. With OUT set, the whole log is
-# also written to $OUT/gpu.log.
+# bit for bit, every variant, and the refusals) at three sizes; the halo library on device
+# memory (halo_test_cuda on 6 and 24 ranks); the halo statements on device memory
+# (tests/codepaths' halo_stmts on 6 ranks, fused and unfused: device packing, staging, device
+# corner fills, the host callback); --instrument on the GPU (tests/optimizer's checks_run,
+# cuda-check on a faulting kernel); the example model on 6 and 24 ranks sharing the GPU against
+# the C back end (the same h fingerprint; its NetCDF file written); the GPU benchmark
+# (fpo_cuda_bench: chain and transport step fused and unfused, the device triad, the C back end
+# on all the machine's cores, the host time of a run) at two sizes and every
+# fpo_cuda_bench_<tag> of the kernel-shape sweep that was built (FPO_CUDA_SWEEP=ON), with a
+# table of their times; with FPO_GPU_PROFILE, Nsight Compute's view of the chain's kernels.
+# Prints everything, a summary last; exits non-zero if a check failed. With OUT set, the whole
+# log is also written to $OUT/gpu.log.
 set -u -o pipefail
 if [ "${1:-}" = "--stage" ]; then
     build=${2:?usage: run-on-device.sh --stage BUILD_DIR [SWEEP_BUILD_DIR]}
