@@ -65,10 +65,15 @@ em_status em_model_step(em_model *m, em_error *err) {
     return EM_OK;
 }
 
-em_status em_model_fetch(em_model *m, em_error *err) {
+em_status em_model_wait(em_model *m, em_error *err) {
     fpo_error ferr;
     if (em_step_wait(m->step, &ferr)) return fail(err, ferr.msg);
-    if (!m->on_device) return EM_OK;
+    return EM_OK;
+}
+
+em_status em_model_fetch(em_model *m, em_error *err) {
+    em_status st = em_model_wait(m, err);
+    if (st || !m->on_device) return st;
     return em_dev_get(m->q, m->dev[0], m->np * (size_t)m->nz * sizeof(double), err);
 }
 

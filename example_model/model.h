@@ -51,7 +51,9 @@ em_status em_model_init(em_model *m, MPI_Comm comm, int n, int nz, const double 
 /* One time step: the program em_step (halo update, corner fills and fv_tp_2d); on the CUDA
  * back end queued on its stream. */
 em_status em_model_step(em_model *m, em_error *err);
-/* Wait for the queued steps, and bring h to m->q (on the CUDA back end; at once on C). */
+/* Wait for the queued steps (on the CUDA back end; at once on C); _fetch also brings h to
+ * m->q. */
+em_status em_model_wait(em_model *m, em_error *err);
 em_status em_model_fetch(em_model *m, em_error *err);
 /* After m->q changed on the host (a restart read): give it to the step. */
 em_status em_model_store(em_model *m, em_error *err);

@@ -268,7 +268,7 @@ static int steps(em_model *m, const opts *o, int rank, int s0, double dt, double
     em_error err;
     double t0 = now(), next = t0 + 5.0;
     for (int s = s0; s < o->steps; s++) {
-        if (em_model_step(m, &err) || (s == s0 && em_model_fetch(m, &err))) {
+        if (em_model_step(m, &err) || (s == s0 && em_model_wait(m, &err))) {
             fail(&err);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }

@@ -35,39 +35,27 @@ static bool covers(Block *bl, int a, int b, Unit *p) {
     return true;
 }
 
-/* What the nests of a sweep [a, b) and the nests [b, p) already inside it do to each slot. */
-enum { SW_SWEEP = 1, SW_READ_IN = 2, SW_WRITTEN = 4, SW_WRITTEN_OFF = 8 };
-typedef struct Sweep {
-    unsigned char *f;      /* per slot: SW_* */
-    int *slots, nslots;    /* the slots marked, to clear them */
-} Sweep;
-
-static void sweep_mark(Sweep *w, Unit *u, bool sweep) {
-    for (int n = 0; n < u->nacc; n++) {
-        Acc *A = &u->acc[n];
-        unsigned char *f = &w->f[A->slot];
-        if (!*f)
-            w->slots[w->nslots++] = A->slot;
-        *f |= (sweep ? SW_SWEEP : 0) | (!sweep && A->read ? SW_READ_IN : 0) |
-              (A->write ? SW_WRITTEN : 0) | (A->write && A->woff ? SW_WRITTEN_OFF : 0);
-    }
-}
+/* What a sweep's nests [a, b) and the nests [b, p) already inside it do to each slot, as two
+ * NestRuns: the sweep's "not ok" accesses write at a K offset, the inner nests' read (inner
+ * nests never write at an offset: mergeable refuses them). */
+static bool not_woff(Acc *a) { return !(a->write && a->woff); }
+static bool not_read(Acc *a) { return !a->read; }
 
 /* Whether unit p (PARALLEL) may run inside the sweep of units [a, b), after the nests [b, p)
- * already inside it (w: what they do): it reads what they write only at the current level,
- * writes nothing they touch, and each level of its K range falls in one of the sweep's loops. */
-static bool mergeable(Block *bl, int a, int b, int p, const Sweep *w) {
+ * already inside it: it reads what they write only at the current level, writes nothing they
+ * touch, and each level of its K range falls in one of the sweep's loops. */
+static bool mergeable(Block *bl, int a, int b, int p, const NestRun *sweep, const NestRun *in) {
     Unit *P = &bl->u[p];
     if (!P->par)
         return false;
     for (int n = 0; n < P->nacc; n++) {
         Acc *A = &P->acc[n];
-        unsigned f = w->f[A->slot];
+        unsigned sw = sweep->seen[A->slot], iw = in->seen[A->slot];
         if (A->write && (A->woff || (A->read && !at_level(A))))
             return false;
-        if (A->write && (f & (SW_SWEEP | SW_READ_IN)))
+        if (A->write && ((sw & NR_TOUCHED) || (iw & NR_NOT_OK)))
             return false;   /* the nests before would see its values too early */
-        if ((f & SW_WRITTEN) && ((f & SW_WRITTEN_OFF) || !at_level(A)))
+        if (((sw | iw) & NR_WRITTEN) && ((sw & NR_WRITTEN_NOT_OK) || !at_level(A)))
             return false;   /* it may read a level not yet computed */
     }
     return covers(bl, a, b, P);
@@ -144,7 +132,7 @@ static int ring_levels(Sched *s, Block *bl, int a, int b, int c, int slot) {
 }
 
 void fpo_pass_kcache(Sched *s) {
-    Sweep w = {fpo_new((size_t)s->nslots + 1), fpo_new(sizeof(int) * ((size_t)s->nslots + 1)), 0};
+    NestRun sweep = fpo_run_new(s, not_woff), in = fpo_run_new(s, not_read);
     for (int k = 0; k < s->nblocks; k++) {
         Block *bl = &s->blocks[k];
         for (int g = 0; g < bl->ng; g++) {
@@ -161,12 +149,12 @@ void fpo_pass_kcache(Sched *s) {
                 int b = a + 1, c;
                 while (b < end && !bl->u[b].par && backward(&bl->u[b]) == backward(&bl->u[a]))
                     b++;
-                while (w.nslots > 0)
-                    w.f[w.slots[--w.nslots]] = 0;
+                fpo_run_clear(&sweep);
+                fpo_run_clear(&in);
                 for (int i = a; i < b; i++)
-                    sweep_mark(&w, &bl->u[i], true);
-                for (c = b; c < end && mergeable(bl, a, b, c, &w); c++) {
-                    sweep_mark(&w, &bl->u[c], false);
+                    fpo_run_add(&sweep, &bl->u[i]);
+                for (c = b; c < end && mergeable(bl, a, b, c, &sweep, &in); c++) {
+                    fpo_run_add(&in, &bl->u[c]);
                     if (!G->host) {
                         G->host = fpo_new(sizeof(int) * (size_t)G->count);
                         for (int i = 0; i < G->count; i++)

@@ -32,14 +32,19 @@ static fpo_halo_status fill(const fpo_halo_decomp *d, const fpo_halo_field *f[2]
                             fpo_halo_error *err)
 {
     int hx = hx_half_x(pos), hy = hx_half_y(pos), ni, nj;
-    if (stream)
-        return hx_cuda_corners(d, f, ncomp, c, pos, depth, dir, stream, err);
     fpo_halo_compute_size(d, pos, &ni, &nj);
     for (int corner = 0; corner < 4; corner++) {
         int t = hx_corner_turn(corner, dir), sc = ncomp == 2 ? 1 - c : 0;
         double sign = ncomp == 2 ? (c == 0 ? t : -t) : 1;
         if ((d->edges & corner_edges[corner]) != corner_edges[corner])
             continue;
+        if (stream) {
+            fpo_halo_status st = hx_cuda_corner(d, f[c], f[sc], corner, t, sign, pos, depth,
+                                                stream, err);
+            if (st)
+                return st;
+            continue;
+        }
         for (int j = -depth; j < nj + depth; j++)
             for (int i = -depth; i < ni + depth; i++) {
                 int si, sj;

@@ -303,11 +303,11 @@ fpo_halo_status fpo_halo_plan_stream(fpo_halo_plan *plan, void *stream, fpo_halo
     return FPO_HALO_OK;
 }
 
-fpo_halo_status hx_cuda_corners(const fpo_halo_decomp *d, const fpo_halo_field *f[2], int ncomp,
-                                int c, fpo_halo_pos pos, int depth, fpo_halo_fill dir,
-                                void *stream, fpo_halo_error *err)
+fpo_halo_status hx_cuda_corner(const fpo_halo_decomp *d, const fpo_halo_field *dst,
+                               const fpo_halo_field *src, int corner, int t, double sign,
+                               fpo_halo_pos pos, int depth, void *stream, fpo_halo_error *err)
 {
-    (void)f, (void)ncomp, (void)c, (void)pos, (void)depth, (void)dir, (void)stream;
+    (void)dst, (void)src, (void)corner, (void)t, (void)sign, (void)pos, (void)depth, (void)stream;
     return hx_fail(err, FPO_HALO_ECUDA, "rank %d: corner fills on device memory asked of a "
                    "halo library built without CUDA", d->rank);
 }

@@ -188,11 +188,11 @@ fpo_halo_status hx_cuda_unpack(fpo_halo_plan *p, fpo_halo_error *err);
 /* Buffers MPI should use for sends and receives (device ones when CUDA-aware). */
 void hx_cuda_buffers(fpo_halo_plan *p, void **sbuf, void **rbuf);
 void hx_cuda_free(fpo_halo_plan *p);
-/* The corner blocks of component c of f[] (ncomp components; corners.c's fill) on device
+/* corners.c's fill of one corner block of `dst` at `pos` (turn t, sign) from `src`, on device
  * memory, queued on `stream`. */
-fpo_halo_status hx_cuda_corners(const fpo_halo_decomp *d, const fpo_halo_field *f[2], int ncomp,
-                                int c, fpo_halo_pos pos, int depth, fpo_halo_fill dir,
-                                void *stream, fpo_halo_error *err);
+fpo_halo_status hx_cuda_corner(const fpo_halo_decomp *d, const fpo_halo_field *dst,
+                               const fpo_halo_field *src, int corner, int t, double sign,
+                               fpo_halo_pos pos, int depth, void *stream, fpo_halo_error *err);
 
 #ifdef __cplusplus
 }

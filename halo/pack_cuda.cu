@@ -224,14 +224,10 @@ __global__ void hx_corner_k(T *dst, const T *src, int64_t dsj, int64_t dsk, int6
     dst[(i - dlo0) + (j - dlo1) * dsj + k * dsk] = sign * src[(si - slo0) + (sj - slo1) * ssj + k * ssk];
 }
 
-fpo_halo_status hx_cuda_corners(const fpo_halo_decomp *d, const fpo_halo_field *f[2], int ncomp,
-                                int c, fpo_halo_pos pos, int depth, fpo_halo_fill dir,
-                                void *stream, fpo_halo_error *err)
+fpo_halo_status hx_cuda_corner(const fpo_halo_decomp *d, const fpo_halo_field *o,
+                               const fpo_halo_field *s, int corner, int t, double sign,
+                               fpo_halo_pos pos, int depth, void *stream, fpo_halo_error *err)
 {
-    static const unsigned need[4] = {
-        FPO_HALO_EDGE_S | FPO_HALO_EDGE_W, FPO_HALO_EDGE_S | FPO_HALO_EDGE_E,
-        FPO_HALO_EDGE_N | FPO_HALO_EDGE_W, FPO_HALO_EDGE_N | FPO_HALO_EDGE_E};
-    const fpo_halo_field *o = f[c], *s = f[ncomp == 2 ? 1 - c : 0];
     int hx = hx_half_x(pos), hy = hx_half_y(pos), ni, nj, w = depth + 1;
     int64_t nk = o->hi[2] - o->lo[2];
     unsigned blocks = (unsigned)(((int64_t)w * w * nk + 255) / 256);
@@ -240,24 +236,20 @@ fpo_halo_status hx_cuda_corners(const fpo_halo_decomp *d, const fpo_halo_field *
     if (o->dtype != s->dtype)
         return hx_fail(err, FPO_HALO_EINVAL, "rank %d: corner fill: u and v differ in type",
                        d->rank);
-    for (int corner = 0; corner < 4 && nk > 0; corner++) {
-        int t = hx_corner_turn(corner, dir);
-        int i0 = corner & 1 ? ni - 1 : -depth, j0 = corner & 2 ? nj - 1 : -depth;
-        if ((d->edges & need[corner]) != need[corner])
-            continue;
-        if (o->dtype == FPO_HALO_F32)
-            hx_corner_k<float><<<blocks, 256, 0, (cudaStream_t)stream>>>(
-                (float *)o->data, (const float *)s->data, o->stride[1], o->stride[2],
-                s->stride[1], s->stride[2], (int)o->lo[0], (int)o->lo[1], (int)s->lo[0],
-                (int)s->lo[1], corner, t, d->nx, d->ny, hx, hy, i0, j0, w, ni, nj, depth, nk,
-                ncomp == 2 ? (float)(c == 0 ? t : -t) : 1.0f);
-        else
-            hx_corner_k<double><<<blocks, 256, 0, (cudaStream_t)stream>>>(
-                (double *)o->data, (const double *)s->data, o->stride[1], o->stride[2],
-                s->stride[1], s->stride[2], (int)o->lo[0], (int)o->lo[1], (int)s->lo[0],
-                (int)s->lo[1], corner, t, d->nx, d->ny, hx, hy, i0, j0, w, ni, nj, depth, nk,
-                ncomp == 2 ? (double)(c == 0 ? t : -t) : 1.0);
-    }
+    if (nk <= 0)
+        return FPO_HALO_OK;
+    /* the window: the last compute row or column and the halo beyond it, on each side */
+    int i0 = corner & 1 ? ni - 1 : -depth, j0 = corner & 2 ? nj - 1 : -depth;
+    if (o->dtype == FPO_HALO_F32)
+        hx_corner_k<float><<<blocks, 256, 0, (cudaStream_t)stream>>>(
+            (float *)o->data, (const float *)s->data, o->stride[1], o->stride[2], s->stride[1],
+            s->stride[2], (int)o->lo[0], (int)o->lo[1], (int)s->lo[0], (int)s->lo[1], corner, t,
+            d->nx, d->ny, hx, hy, i0, j0, w, ni, nj, depth, nk, (float)sign);
+    else
+        hx_corner_k<double><<<blocks, 256, 0, (cudaStream_t)stream>>>(
+            (double *)o->data, (const double *)s->data, o->stride[1], o->stride[2], s->stride[1],
+            s->stride[2], (int)o->lo[0], (int)o->lo[1], (int)s->lo[0], (int)s->lo[1], corner, t,
+            d->nx, d->ny, hx, hy, i0, j0, w, ni, nj, depth, nk, sign);
     if ((rc = cudaGetLastError()) != cudaSuccess)
         return hx_fail(err, FPO_HALO_ECUDA, "rank %d: corner fill kernel: %s", d->rank,
                        cudaGetErrorString(rc));
