@@ -2,6 +2,7 @@
  * growable text buffers. */
 #include "fpo.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,16 @@ typedef struct Block {
     struct Block *next;
     max_align_t data[];
 } Block;
+
+/* A text buffer's storage: a heap block that grows in place (realloc), on a list of its own
+ * that the arena frees with its blocks. A buffer grown in the arena would leave each smaller
+ * copy behind: with the last copy's slack, four times the text. */
+typedef struct Text {
+    struct Text *prev, *next;
+    max_align_t data[];
+} Text;
+
+static Text *texts;
 
 static Block *arena;
 
@@ -21,16 +32,18 @@ static Block *arena;
 #endif
 #endif
 
-static Block *new_block(size_t bytes) {
+static Block *alloc_block(Block **list, size_t bytes) {
     Block *b = calloc(1, sizeof(Block) + bytes);
     if (!b) {
         fputs("fpo-gen: out of memory\n", stderr);
         exit(2);
     }
-    b->next = arena;
-    arena = b;
+    b->next = *list;
+    *list = b;
     return b;
 }
+
+static Block *new_block(size_t bytes) { return alloc_block(&arena, bytes); }
 
 #ifndef FPO_ASAN
 /* Small allocations are carved from chunks of CHUNK bytes (a 10 MB file of one-character
@@ -57,6 +70,50 @@ void *fpo_new(size_t bytes) {
     return new_block(bytes)->data;
 }
 
+/* The scratch stack: blocks for what one stage of the generator needs only while it runs
+ * (the lexer's tokens, while their file is parsed), released back to a mark. */
+static Block *scratch;
+#ifndef FPO_ASAN
+static char *sbump, *sbump_end;
+#endif
+
+void *fpo_scratch_new(size_t bytes) {
+#ifndef FPO_ASAN
+    size_t need = (bytes + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+    if (bytes && need <= SMALL) {
+        if ((size_t)(sbump_end - sbump) < need) {
+            Block *b = alloc_block(&scratch, CHUNK);
+            sbump = (char *)b->data;
+            sbump_end = sbump + CHUNK;
+        }
+        void *p = sbump;
+        sbump += need;
+        return memset(p, 0, need);   /* released room is used again */
+    }
+#endif
+    return alloc_block(&scratch, bytes)->data;
+}
+
+FpoMark fpo_scratch_mark(void) {
+#ifndef FPO_ASAN
+    return (FpoMark){scratch, sbump, sbump_end};
+#else
+    return (FpoMark){scratch, NULL, NULL};
+#endif
+}
+
+void fpo_scratch_release(FpoMark m) {
+    while (scratch != m.block) {
+        Block *next = scratch->next;
+        free(scratch);
+        scratch = next;
+    }
+#ifndef FPO_ASAN
+    sbump = m.bump;
+    sbump_end = m.end;
+#endif
+}
+
 void *fpo_heap_new(size_t bytes) {
     void *p = calloc(1, bytes ? bytes : 1);
     if (!p) {
@@ -67,6 +124,12 @@ void *fpo_heap_new(size_t bytes) {
 }
 
 void fpo_arena_free(void) {
+    fpo_scratch_release((FpoMark){0});
+    while (texts) {
+        Text *next = texts->next;
+        free(texts);
+        texts = next;
+    }
     while (arena) {
         Block *next = arena->next;
         free(arena);
@@ -116,17 +179,38 @@ void *fpo_vgrow(void *arr, int n, size_t elem) {
     return p;
 }
 
-void buf_addn(Buf *b, const char *s, size_t n) {
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (b->len + n + 1 > cap)
-            cap *= 2;
-        char *p = fpo_new(cap);
-        if (b->len)
-            memcpy(p, b->s, b->len);
-        b->s = p;
-        b->cap = cap;
+/* Room for n more bytes and a NUL in b: its block grown (and moved) by realloc. */
+static void buf_room(Buf *b, size_t n) {
+    if (b->len + n + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 256;
+    while (b->len + n + 1 > cap)
+        cap *= 2;
+    Text *t = b->s ? (Text *)(void *)(b->s - offsetof(Text, data)) : NULL;
+    if (t) {   /* off the list while realloc may move it */
+        if (t->prev)
+            t->prev->next = t->next;
+        else
+            texts = t->next;
+        if (t->next)
+            t->next->prev = t->prev;
     }
+    t = realloc(t, sizeof(Text) + cap);
+    if (!t) {
+        fputs("fpo-gen: out of memory\n", stderr);
+        exit(2);
+    }
+    t->prev = NULL;
+    t->next = texts;
+    if (texts)
+        texts->prev = t;
+    texts = t;
+    b->s = (char *)t->data;
+    b->cap = cap;
+}
+
+void buf_addn(Buf *b, const char *s, size_t n) {
+    buf_room(b, n);
     memcpy(b->s + b->len, s, n);
     b->len += n;
     b->s[b->len] = 0;
@@ -136,11 +220,17 @@ void buf_add(Buf *b, const char *s) { buf_addn(b, s, strlen(s)); }
 
 void buf_printf(Buf *b, const char *fmt, ...) {
     va_list ap;
-    int n;
     va_start(ap, fmt);
-    char *p = vfmt(fmt, ap, &n);
+    size_t room = b->cap > b->len ? b->cap - b->len : 0;
+    int n = vsnprintf(room ? b->s + b->len : NULL, room, fmt, ap);
     va_end(ap);
-    buf_addn(b, p, (size_t)n);
+    if ((size_t)n >= room) {   /* it did not fit: grow, and print again */
+        buf_room(b, (size_t)n);
+        va_start(ap, fmt);
+        vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    b->len += (size_t)n;
 }
 
 /* ---- string maps: open addressing, FNV-1a, doubling at half full ---- */

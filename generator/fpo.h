@@ -25,6 +25,13 @@ void *fpo_vgrow(void *arr, int n, size_t elem); /* room for element n of an aren
 #define VPUSH(arr, n, x) ((arr) = fpo_vgrow((arr), (n), sizeof *(arr)), (arr)[(n)++] = (x))
 void fpo_arena_free(void);
 void *fpo_heap_new(size_t bytes);          /* zeroed; outside the arena: the caller frees it */
+typedef struct FpoMark {
+    void *block;
+    char *bump, *end;
+} FpoMark;
+void *fpo_scratch_new(size_t bytes);       /* zeroed; lives until released past, or the arena */
+FpoMark fpo_scratch_mark(void);
+void fpo_scratch_release(FpoMark m);       /* frees what was taken since m */
 
 typedef struct Buf {
     char *s;
@@ -287,16 +294,18 @@ struct Node {
     /* ND_NUM */
     int64_t ival;
     double fval;
-    /* ND_CALL in a program, ND_STAGE */
-    Node *dom_e[3][2];     /* parser: domain bound expressions */
-    bool has_dom[3];
-    Domain dom;
-    Node **argv;           /* sema/IR: arguments in parameter order */
-    /* ND_REGION (body in `body`) */
-    RegionAxis reg[2];     /* I, J */
-    /* ND_HALO (fields: ND_ACCESS nodes in `args`); an ND_STAGES node pass_corners made of a
-     * corner fill keeps its `halo` and `args` */
-    HaloStmt halo;
+    /* What only some kinds hold, sharing one place (a node's kind is one of them for life;
+     * pass_corners turns an ND_HALO into an ND_STAGES that keeps its `halo`) */
+    union {
+        struct {   /* ND_CALL, ND_STAGE; ND_HOSTCALL's argv */
+            Node *dom_e[3][2];     /* parser: domain bound expressions */
+            bool has_dom[3];
+            Domain dom;
+            Node **argv;           /* sema/IR: arguments in parameter order */
+        };
+        RegionAxis reg[2];         /* ND_REGION (body in `body`): I, J */
+        HaloStmt halo;             /* ND_HALO (fields: ND_ACCESS nodes in `args`), ND_STAGES */
+    };
 };
 
 typedef struct Interval {

@@ -29,7 +29,7 @@ static Loc here(Lexer *lx, const char *p) {
 }
 
 static Token *new_token(Lexer *lx, TokKind kind, const char *s, int len) {
-    Token *t = fpo_new(sizeof *t);
+    Token *t = fpo_scratch_new(sizeof *t);   /* parse.c releases them */
     t->kind = kind;
     t->s = s;
     t->len = len;

@@ -764,9 +764,11 @@ static void parse_file(const char *path, const char *shown, Loc from, bool cmdli
     if (file->parsed)
         return;   /* read already: imported once */
     file->parsed = true;
+    FpoMark tokens = fpo_scratch_mark();
     Parser ps = {fpo_lex(file), decls, ndecls, cmdline, 0, 0, imports};
     while (ps.tok->kind != TK_EOF)
         top_decl(&ps);
+    fpo_scratch_release(tokens);   /* nothing parsed points at a token */
 }
 
 void fpo_parse_file(const char *path, Loc from, bool cmdline, Decl ***decls, int *ndecls) {
