@@ -7,8 +7,48 @@
  * KB that stay in L1, instead of its rows of every level. */
 #include "opt.h"
 
+#include <stdint.h>
+
 enum { KRING_MAX = 8, NZ_CHECK = 64 };   /* bounds are 0 or nz plus small offsets: what
                                           * holds for every nz up to 64 holds above */
+
+/* Answers of the walks below (each over every nz up to NZ_CHECK) by what they look at, as
+ * text: the sweeps of a stencil called for many fields are checked once. */
+typedef struct Memo {
+    StrMap map;
+    Buf key;
+} Memo;
+
+static void key_bounds(Buf *key, const SBox *b) {
+    buf_printf(key, "%d%+lld %d%+lld ", b->lo[2].base, (long long)b->lo[2].off, b->hi[2].base,
+               (long long)b->hi[2].off);
+}
+
+static void key_acc(Buf *key, const Acc *x) {
+    if (!x) {
+        buf_add(key, "-;");
+        return;
+    }
+    buf_printf(key, "%d%d%d%d%d %lld %lld %lld %lld;", x->write, x->wplain, x->woff, x->early,
+               x->late, (long long)x->ek[0], (long long)x->ek[1], (long long)x->lk[0],
+               (long long)x->lk[1]);
+}
+
+/* The answer memo holds for its key (-1: none yet). */
+static int memo_get(Memo *memo) {
+    void *v = strmap_get(&memo->map, memo->key.s);
+    return v ? (int)(intptr_t)v - 1 : -1;
+}
+
+static int memo_put(Memo *memo, int answer) {
+    strmap_put(&memo->map, fpo_strdup(memo->key.s), (void *)(intptr_t)(answer + 1));
+    return answer;
+}
+
+static void memo_start(Memo *memo) {
+    memo->key.len = 0;
+    buf_add(&memo->key, "");
+}
 
 static bool backward(Unit *u) {
     return !u->par && u->st->comps[u->comp].order == ORD_BACKWARD;
@@ -20,7 +60,7 @@ static bool at_level(Acc *a) {
 
 /* Whether, for every nz, each level of unit p's K range lies in exactly one of the K ranges
  * of units [a, b): p can run inside their loops, once per level. */
-static bool covers(Block *bl, int a, int b, Unit *p) {
+static bool covers_at_every_nz(Block *bl, int a, int b, Unit *p) {
     for (int64_t nz = 1; nz <= NZ_CHECK; nz++) {
         int64_t pb = fpo_dbound_at(p->box.lo[2], nz), pe = fpo_dbound_at(p->box.hi[2], nz);
         for (int64_t k = pb; k < pe; k++) {
@@ -35,6 +75,18 @@ static bool covers(Block *bl, int a, int b, Unit *p) {
     return true;
 }
 
+static bool covers(Block *bl, int a, int b, Unit *p, Memo *memo) {
+    memo_start(memo);
+    buf_add(&memo->key, "covers ");
+    for (int i = a; i < b; i++)
+        key_bounds(&memo->key, &bl->u[i].box);
+    key_bounds(&memo->key, &p->box);
+    int known = memo_get(memo);
+    if (known >= 0)
+        return known;
+    return memo_put(memo, covers_at_every_nz(bl, a, b, p));
+}
+
 /* What a sweep's nests [a, b) and the nests [b, p) already inside it do to each slot, as two
  * NestRuns: the sweep's "not ok" accesses write at a K offset, the inner nests' read (inner
  * nests never write at an offset: mergeable refuses them). */
@@ -44,7 +96,8 @@ static bool not_read(Acc *a) { return !a->read; }
 /* Whether unit p (PARALLEL) may run inside the sweep of units [a, b), after the nests [b, p)
  * already inside it: it reads what they write only at the current level, writes nothing they
  * touch, and each level of its K range falls in one of the sweep's loops. */
-static bool mergeable(Block *bl, int a, int b, int p, const NestRun *sweep, const NestRun *in) {
+static bool mergeable(Block *bl, int a, int b, int p, const NestRun *sweep, const NestRun *in,
+                      Memo *memo) {
     Unit *P = &bl->u[p];
     if (!P->par)
         return false;
@@ -58,14 +111,13 @@ static bool mergeable(Block *bl, int a, int b, int p, const NestRun *sweep, cons
         if (((sw | iw) & NR_WRITTEN) && ((sw & NR_WRITTEN_NOT_OK) || !at_level(A)))
             return false;   /* it may read a level not yet computed */
     }
-    return covers(bl, a, b, P);
+    return covers(bl, a, b, P, memo);
 }
 
-/* Unit u at level k on a ring of R levels of `slot` (ring[r]: the level held at r): every
- * level it reads (before and after its plain write, as pass_shrink counts them) is the last
- * one written to its place. False when one is not. */
-static bool ring_step(Unit *u, int slot, int64_t k, int R, int64_t *ring) {
-    Acc *x = fpo_unit_acc(u, slot);
+/* A nest at level k on a ring of R levels of a slot (ring[r]: the level held at r), x its
+ * access to the slot (NULL: none): every level it reads (before and after its plain write, as
+ * pass_shrink counts them) is the last one written to its place. False when one is not. */
+static bool ring_step(Acc *x, int64_t k, int R, int64_t *ring) {
     if (!x)
         return true;
     if (x->write && (!x->wplain || x->woff))
@@ -82,27 +134,40 @@ static bool ring_step(Unit *u, int slot, int64_t k, int R, int64_t *ring) {
     return true;
 }
 
-/* Whether, at this nz, `slot` can be a ring of R levels: the units [a, b) run their K loops
- * in order, the nests inside them at each level of their own ranges (`in`: those of them
- * touching slot, n of them; the others leave the ring as it is). */
-static bool ring_holds(Block *bl, int a, int b, const int *in, int n_in, int slot, int64_t nz,
-                       int R) {
+/* The nests a ring is checked over: the sweep's [a, b) and, inside it, those of [b, c) that
+ * touch the slot (n_in of them), each with its access to the slot and, at the nz being
+ * checked, its K range. */
+typedef struct Ring {
+    Block *bl;
+    int a, b, n_in;
+    int *in;
+    Acc **acc, **in_acc;
+    int64_t *lo, *hi;
+} Ring;
+
+/* Whether, at this nz, the slot can be a ring of R levels: the sweep's units run their K
+ * loops in order, the nests inside them at each level of their own ranges (the others leave
+ * the ring as it is). */
+static bool ring_holds(Ring *g, int64_t nz, int R) {
     int64_t ring[KRING_MAX];
     for (int r = 0; r < R; r++)
         ring[r] = INT64_MIN;
-    for (int i = a; i < b; i++) {
-        Unit *s = &bl->u[i];
+    for (int m = 0; m < g->n_in; m++) {
+        Unit *u = &g->bl->u[g->in[m]];
+        g->lo[m] = fpo_dbound_at(u->box.lo[2], nz);
+        g->hi[m] = fpo_dbound_at(u->box.hi[2], nz);
+    }
+    for (int i = g->a; i < g->b; i++) {
+        Unit *s = &g->bl->u[i];
+        Acc *x = g->acc[i - g->a];
         int64_t kb = fpo_dbound_at(s->box.lo[2], nz), ke = fpo_dbound_at(s->box.hi[2], nz);
         for (int64_t n = 0; n < ke - kb; n++) {
             int64_t k = backward(s) ? ke - 1 - n : kb + n;
-            if (!ring_step(s, slot, k, R, ring))
+            if (!ring_step(x, k, R, ring))
                 return false;
-            for (int m = 0; m < n_in; m++) {
-                Unit *u = &bl->u[in[m]];
-                if (k >= fpo_dbound_at(u->box.lo[2], nz) && k < fpo_dbound_at(u->box.hi[2], nz) &&
-                    !ring_step(u, slot, k, R, ring))
+            for (int m = 0; m < g->n_in; m++)
+                if (k >= g->lo[m] && k < g->hi[m] && !ring_step(g->in_acc[m], k, R, ring))
                     return false;
-            }
         }
     }
     return true;
@@ -110,28 +175,52 @@ static bool ring_holds(Block *bl, int a, int b, const int *in, int n_in, int slo
 
 /* The ring size of `slot` touched only within the sweep [a, b) and the nests [b, c) inside
  * it, or 0. */
-static int ring_levels(Sched *s, Block *bl, int a, int b, int c, int slot) {
+static int ring_levels(Sched *s, Block *bl, int a, int b, int c, int slot, Memo *memo) {
     if (s->store[slot] != SK_STRIP || s->ring[slot])
         return 0;
-    int *in = NULL, n_in = 0;   /* the nests inside the sweep touching it */
+    Ring g = {bl, a, b, 0, NULL, NULL, NULL, NULL, NULL};
     for (int e = 0; e < s->nusers[slot]; e++) {   /* the nests touching it */
         int i = s->users[slot][e].unit;
         if (&s->blocks[s->users[slot][e].block] != bl || i < a || i >= c)
             return 0;
         if (i >= b)
-            VPUSH(in, n_in, i);
+            VPUSH(g.in, g.n_in, i);
     }
+    g.acc = fpo_new(sizeof(Acc *) * (size_t)(b - a));
+    for (int i = a; i < b; i++)
+        g.acc[i - a] = fpo_unit_acc(&bl->u[i], slot);
+    g.in_acc = fpo_new(sizeof(Acc *) * (size_t)g.n_in + 1);
+    g.lo = fpo_new(sizeof(int64_t) * (size_t)g.n_in + 1);
+    g.hi = fpo_new(sizeof(int64_t) * (size_t)g.n_in + 1);
+    for (int m = 0; m < g.n_in; m++)
+        g.in_acc[m] = fpo_unit_acc(&bl->u[g.in[m]], slot);
+    memo_start(memo);
+    buf_add(&memo->key, "ring ");
+    for (int i = a; i < b; i++) {
+        key_bounds(&memo->key, &bl->u[i].box);
+        buf_add(&memo->key, backward(&bl->u[i]) ? "down " : "up ");
+        key_acc(&memo->key, g.acc[i - a]);
+    }
+    buf_add(&memo->key, "in ");
+    for (int m = 0; m < g.n_in; m++) {
+        key_bounds(&memo->key, &bl->u[g.in[m]].box);
+        key_acc(&memo->key, g.in_acc[m]);
+    }
+    int known = memo_get(memo);
+    if (known >= 0)
+        return known;
     for (int R = 2; R <= KRING_MAX; R *= 2) {
         bool ok = true;
         for (int64_t nz = 1; nz <= NZ_CHECK && ok; nz++)
-            ok = ring_holds(bl, a, b, in, n_in, slot, nz, R);
+            ok = ring_holds(&g, nz, R);
         if (ok)
-            return R;
+            return memo_put(memo, R);
     }
-    return 0;
+    return memo_put(memo, 0);
 }
 
 void fpo_pass_kcache(Sched *s) {
+    Memo memo = {0};
     NestRun sweep = fpo_run_new(s, not_woff), in = fpo_run_new(s, not_read);
     for (int k = 0; k < s->nblocks; k++) {
         Block *bl = &s->blocks[k];
@@ -153,7 +242,7 @@ void fpo_pass_kcache(Sched *s) {
                 fpo_run_clear(&in);
                 for (int i = a; i < b; i++)
                     fpo_run_add(&sweep, &bl->u[i]);
-                for (c = b; c < end && mergeable(bl, a, b, c, &sweep, &in); c++) {
+                for (c = b; c < end && mergeable(bl, a, b, c, &sweep, &in, &memo); c++) {
                     fpo_run_add(&in, &bl->u[c]);
                     if (!G->host) {
                         G->host = fpo_new(sizeof(int) * (size_t)G->count);
@@ -166,7 +255,7 @@ void fpo_pass_kcache(Sched *s) {
                 int nx, *xs = fpo_nests_slots(s, bl, a, c - a, &nx);
                 for (int e = 0; e < nx; e++)
                     if (xs[e] >= s->nfparams && !s->kring[xs[e]])
-                        s->kring[xs[e]] = ring_levels(s, bl, a, b, c, xs[e]);
+                        s->kring[xs[e]] = ring_levels(s, bl, a, b, c, xs[e], &memo);
                 a = c;
             }
         }

@@ -6,6 +6,8 @@
  * thread (one J row of every level). */
 #include "opt.h"
 
+#include <stdint.h>
+
 static StoreKind shrink(Sched *s, int slot) {
     if (!s->covered[slot])
         return SK_ARRAY;
@@ -37,15 +39,14 @@ static StoreKind shrink(Sched *s, int slot) {
 enum { STRIP_NZ_MAX = 64, STRIP_OFF_MAX = 16 };
 
 /* Whether, at this nz, every level the group's nests read of `slot` was written before (in the
- * order a column runs them: nest by nest, each over its K range in its order). */
-static bool levels_written(Sched *s, int block, FGroup *G, int slot, int64_t nz) {
+ * order a column runs them: nest by nest, each over its K range in its order); the nests
+ * touching it are us[0..nus), acc their accesses to it. */
+static bool levels_written(Unit **us, Acc **acc, int nus, int64_t nz) {
     int64_t base = STRIP_OFF_MAX * 2;
-    bool *w = fpo_new(sizeof(bool) * (size_t)(nz + 4 * STRIP_OFF_MAX));
-    int e0, e1;
-    fpo_group_users(s, block, G, slot, &e0, &e1);   /* the group's nests touching it */
-    for (int e = e0; e < e1; e++) {
-        Unit *u = &s->blocks[block].u[s->users[slot][e].unit];
-        Acc *a = fpo_unit_acc(u, slot);
+    bool w[STRIP_NZ_MAX + 4 * STRIP_OFF_MAX] = {false};   /* nz <= STRIP_NZ_MAX */
+    for (int e = 0; e < nus; e++) {
+        Unit *u = us[e];
+        Acc *a = acc[e];
         int64_t kb = fpo_dbound_at(u->box.lo[2], nz), ke = fpo_dbound_at(u->box.hi[2], nz);
         bool down = !u->par && u->st->comps[u->comp].order == ORD_BACKWARD;
         for (int64_t n = 0; n < ke - kb; n++) {
@@ -75,8 +76,24 @@ static bool same_ij(SBox *a, SBox *b) {
     return true;
 }
 
+/* What levels_written looks at of one nest, as text: slots that many nests treat alike (a
+ * stencil called for many fields) are checked once. */
+static void level_key(Buf *key, Unit *u, Acc *a) {
+    bool down = !u->par && u->st->comps[u->comp].order == ORD_BACKWARD;
+    buf_printf(key, "%d%+lld %d%+lld %d %d%d%d %lld %lld %lld %lld;", u->box.lo[2].base,
+               (long long)u->box.lo[2].off, u->box.hi[2].base, (long long)u->box.hi[2].off,
+               down, a->wplain, a->early, a->late, (long long)a->ek[0], (long long)a->ek[1],
+               (long long)a->lk[0], (long long)a->lk[1]);
+}
+
+/* Answers of levels_written's walks by the nests' keys, and the key being built. */
+typedef struct Memo {
+    StrMap map;
+    Buf key;
+} Memo;
+
 /* The smallest nz from which `slot` can be a strip (STRIP_NZ_MAX + 1: never). */
-static int strip_from(Sched *s, int slot) {
+static int strip_from(Sched *s, int slot, Memo *memo) {
     int home = -1;
     FGroup *G = NULL;
     Unit *first = NULL;
@@ -102,18 +119,35 @@ static int strip_from(Sched *s, int slot) {
     if (!G)
         return STRIP_NZ_MAX + 1;
     /* Bounds are nz or 0 plus small offsets: what holds at nz = 64 holds above. */
+    int e0, e1;
+    fpo_group_users(s, home, G, slot, &e0, &e1);   /* the group's nests touching it */
+    Unit **us = fpo_new(sizeof(Unit *) * (size_t)(e1 - e0 + 1));
+    Acc **acc = fpo_new(sizeof(Acc *) * (size_t)(e1 - e0 + 1));
+    for (int e = e0; e < e1; e++) {
+        us[e - e0] = &s->blocks[home].u[s->users[slot][e].unit];
+        acc[e - e0] = fpo_unit_acc(us[e - e0], slot);
+    }
+    memo->key.len = 0;
+    buf_add(&memo->key, "");
+    for (int e = 0; e < e1 - e0; e++)
+        level_key(&memo->key, us[e], acc[e]);
+    void *known = strmap_get(&memo->map, memo->key.s);
+    if (known)
+        return (int)(intptr_t)known;
     int from = STRIP_NZ_MAX + 1;
-    for (int nz = STRIP_NZ_MAX; nz >= 1 && levels_written(s, home, G, slot, nz); nz--)
+    for (int nz = STRIP_NZ_MAX; nz >= 1 && levels_written(us, acc, e1 - e0, nz); nz--)
         from = nz;
+    strmap_put(&memo->map, fpo_strdup(memo->key.s), (void *)(intptr_t)from);   /* >= 1 */
     return from;
 }
 
 void fpo_pass_shrink(Sched *s) {
+    Memo memo = {0};
     for (int x = s->nfparams; x < s->nslots; x++) {
         s->store[x] = shrink(s, x);
         if (s->store[x] != SK_ARRAY)
             continue;
-        s->strip_nz[x] = strip_from(s, x);
+        s->strip_nz[x] = strip_from(s, x, &memo);
         if (s->strip_nz[x] <= STRIP_NZ_MAX)
             s->store[x] = SK_STRIP;
     }
