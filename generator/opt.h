@@ -128,6 +128,8 @@ typedef struct FTouch {
     int64_t jlo, jhi;      /* J offsets */
 } FTouch;
 
+void fpo_touch_add(FTouch *t, Acc *a);   /* t grown by one nest's access */
+
 enum { FPO_RING_MAX = 64 };   /* rings hold at most this many rows (else the whole plane) */
 
 /* A nest of the schedule: block and index in it. */

@@ -393,7 +393,7 @@ int fpo_loop_first(Block *b, FGroup *G, int l) {
     return lo < G->first + G->count && b->u[lo].loop == l ? lo : G->first + G->count;
 }
 
-static void add_touch(FTouch *t, Acc *a) {
+void fpo_touch_add(FTouch *t, Acc *a) {
     if (!t->any || a->lo[1] < t->jlo)
         t->jlo = a->lo[1];
     if (!t->any || a->hi[1] > t->jhi)
@@ -408,7 +408,7 @@ FTouch fpo_loop_touch(Block *b, FGroup *G, int l, int slot) {
     for (int i = fpo_loop_first(b, G, l); i < G->first + G->count && b->u[i].loop == l; i++) {
         Acc *a = fpo_unit_acc(&b->u[i], slot);
         if (a)
-            add_touch(&t, a);
+            fpo_touch_add(&t, a);
     }
     return t;
 }
@@ -431,7 +431,7 @@ int64_t fpo_ring_need(Sched *s, Block *b, FGroup *G, const int *lag, int x, int 
         FTouch t = {0};
         while (e < s->nusers[x] && s->users[x][e].block == k && s->users[x][e].unit < end &&
                b->u[s->users[x][e].unit].loop == l)
-            add_touch(&t, fpo_unit_acc(&b->u[s->users[x][e++].unit], x));
+            fpo_touch_add(&t, fpo_unit_acc(&b->u[s->users[x][e++].unit], x));
         e--;
         if (t.write && (!wrote || lag[l] < wmin))
             wmin = lag[l];

@@ -169,6 +169,24 @@ def many_sweeps(n):
     return "".join(out)
 
 
+def many_joins(n):
+    """Stencils each a PARALLEL computation of a temporary, then a FORWARD sweep reading it,
+    all one column group after a fused group, built with --enable-pass join: pass_join's
+    checks of each slot against the two groups' nests."""
+    out = []
+    for i in range(n):
+        out.append("stencil c%d(q: field<f64>, r: field<f64>) {\n"
+                   "    computation(PARALLEL) { var t = q + %d.0; }\n"
+                   "    computation(FORWARD) {\n"
+                   "        interval(bottom, bottom + 1) { r = t; }\n"
+                   "        interval(bottom + 1, top) { r = r[0, 0, -1] + t; }\n"
+                   "    }\n}\n" % (i, i))
+    out.append("program p(q: field<f64>, r: field<f64>) {\n")
+    out += ["    c%d(q, r);\n" % i for i in range(n)]
+    out.append("}\n")
+    return "".join(out)
+
+
 def call_chain(n):
     """300 functions each calling the next: refused at the limit of call depth."""
     out = ["function g0(x: f64) -> f64 {\n    return x;\n}\n"]
@@ -309,6 +327,7 @@ CASES = {
     "inline_deep": (inline_deep, 999), "many_stencils": (many_stencils, 5000),
     "many_statements": (many_statements, 50000), "many_temps": (many_temps, 20000),
     "many_stencil_temps": (many_stencil_temps, 20000), "many_sweeps": (many_sweeps, 5000),
+    "many_joins": (many_joins, 20000),
     "call_chain": (call_chain, 300),
     "inline_blowup": (inline_blowup, 40), "program_blowup": (program_blowup, 40),
     "long_line": (long_line, 10 << 20), "long_name": (long_name, 10000),

@@ -1,6 +1,6 @@
 # run_extreme.cmake: one extreme input, made at test time by make_case.py, given to fpo-gen.
 #   cmake -DPYTHON=<python3> -DFPO_GEN=<fpo-gen> -DCASE=<name> -DDIR=<work dir>
-#         -DEXPECT=<regex | ok> [-DLIMIT=<seconds>] -P run_extreme.cmake
+#         -DEXPECT=<regex | ok> [-DLIMIT=<seconds>] [-DGEN_ARGS="<options>"] -P run_extreme.cmake
 # EXPECT ok: fpo-gen succeeds. Otherwise it fails with status 1 and its first line of stderr is
 # `<DIR>/.../<file>:LINE:COL: error: ...` matching EXPECT (a message, not a crash: under ASan a
 # stack overflow also exits 1). Either way stderr is a few short lines, and fpo-gen takes at
@@ -21,7 +21,8 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "make_case.py ${CASE} failed (${rc})")
 endif()
 
-set(args -o "${DIR}/out")
+separate_arguments(gen_args UNIX_COMMAND "${GEN_ARGS}")
+set(args -o "${DIR}/out" ${gen_args})
 string(TIMESTAMP t0 "%s%f")
 execute_process(COMMAND "${FPO_GEN}" ${args} "${main}"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
