@@ -3,7 +3,10 @@
  * as one kernel per segment (tiles of points in shared memory, each nest computing the part of
  * its box that later nests of the segment read, the tile widened by their offsets); any other
  * loop nest as a kernel of its own (a thread a point; a thread a column for a FORWARD or
- * BACKWARD interval whose columns do not read each other; else level by level). Run's body
+ * BACKWARD interval whose columns do not read each other, and in fused builds one kernel, a
+ * walk, for a call's consecutive such intervals, the values a level reads back from the
+ * levels before it in registers; else level by level). Temporaries kept on the chip only have
+ * no array in the device pool (a table open reads). Run's body
  * (emit_c.c) launches them on the program's stream; it is captured as a CUDA graph on the
  * first run and replayed after. docs/cuda.md explains the mapping. */
 #include "opt.h"
@@ -420,6 +423,12 @@ static bool walk_window(Cu *c, Walk *k, Var *v, Win *w) {
     if (v->ax != AX_IJK)
         return false;
     int x = fpo_call_slot(c->s, k->u, v);
+    Decl *st = k->u->st;
+    for (int i = 0; i < st->nparams + st->ntemps; i++) {   /* (one field under two names) */
+        Var *o = i < st->nparams ? st->params[i] : st->temps[i - st->nparams];
+        if (o != v && o->ax != AX_SCALAR && fpo_call_slot(c->s, k->u, o) == x)
+            return false;
+    }
     bool fwd = walk_forward(k->u), late0 = false;
     int r = 0;
     for (int m = 0; m < k->n; m++) {
