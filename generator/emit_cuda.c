@@ -3,7 +3,10 @@
  * as one kernel per segment (tiles of points in shared memory, each nest computing the part of
  * its box that later nests of the segment read, the tile widened by their offsets); any other
  * loop nest as a kernel of its own (a thread a point; a thread a column for a FORWARD or
- * BACKWARD interval whose columns do not read each other; else level by level). Run's body
+ * BACKWARD interval whose columns do not read each other, and in fused builds one kernel, a
+ * walk, for a call's consecutive such intervals, the values a level reads back from the
+ * levels before it in registers; else level by level). Temporaries kept on the chip only have
+ * no array in the device pool (a table open reads). Run's body
  * (emit_c.c) launches them on the program's stream; it is captured as a CUDA graph on the
  * first run and replayed after. docs/cuda.md explains the mapping. */
 #include "opt.h"
@@ -30,6 +33,8 @@ typedef struct Cu {
     char **made;       /* names of the nest kernels made */
     int nmade;
     int nseg;          /* segment kernels made */
+    int nwalk;         /* walk kernels made */
+    bool *array;       /* per slot: has an array on the device (plan_arrays) */
     int nests;         /* the most nests a segment holds (--cuda-nests) */
     int levels;        /* levels a thread of a nest kernel computes (--cuda-levels) */
     int threads;       /* a segment kernel's threads (--cuda-threads) */
@@ -84,10 +89,9 @@ static Node *nth(Node *n, int i) {
     return n;
 }
 
-/* The fields a kernel's statements use, as the C stencil functions see them (emit_c.c's setup
- * from the fpo_field passed by value). */
-static void stencil_views(Cu *c, Buf *b, Decl *s, Node *body) {
-    unsigned char *used = fpo_c_used(c->ctx, s, body);
+/* The fields a kernel's statements use (`used`, per param and temp), as the C stencil
+ * functions see them (emit_c.c's setup from the fpo_field passed by value). */
+static void used_views(Buf *b, Decl *s, const unsigned char *used) {
     for (int i = 0; i < s->nparams + s->ntemps; i++) {
         Var *v = i < s->nparams ? s->params[i] : s->temps[i - s->nparams];
         if (v->ax == AX_SCALAR) {
@@ -99,6 +103,10 @@ static void stencil_views(Cu *c, Buf *b, Decl *s, Node *body) {
             buf_printf(b, "    (void)fpo__v_%s;\n", v->name);
         }
     }
+}
+
+static void stencil_views(Cu *c, Buf *b, Decl *s, Node *body) {
+    used_views(b, s, fpo_c_used(c->ctx, s, body));
 }
 
 /* The tile-position variables regions test, at the top of a kernel (none: the kernel's
@@ -275,6 +283,410 @@ static void emit_nest(Cu *c, Buf *b, Unit *u, int depth) {
     }
     ind(b, depth);
     buf_add(b, "}\n");
+}
+
+/* ---- walks: a stencil call's FORWARD or BACKWARD intervals as one column kernel, the values
+ * a level reads back from the levels before it held in registers ---- */
+
+/* A walk keeps at most WIN_MAX levels of a value back; what holds for every nz up to NZ_CHECK
+ * holds above (K bounds are 0 or nz plus small offsets). */
+enum { WIN_MAX = 8, NZ_CHECK = 64 };
+
+/* A value of the walk in registers: fpo_w_NAME_0 its value at the level walked, fpo_w_NAME_d
+ * its value d levels back in the walk's order (d <= r), shifted at the end of each level. */
+typedef struct Win {
+    Var *v;
+    int slot;
+    int r;             /* levels back the walk reads (0: only the level walked) */
+    bool drop;         /* a temporary only the walk touches: never stored, no array */
+    Var **w;           /* w[0 .. r]: the registers, as scalar variables of the statements */
+} Win;
+
+typedef struct Walk {
+    Unit *u;           /* units [u, u + n): intervals of one computation of one stencil call */
+    int n;
+    Win *win;
+    int nwin;
+    int peel;          /* levels walked first reading stored values back from memory (the
+                        * registers of a kept value hold a level only once it was walked) */
+} Walk;
+
+static bool walk_forward(Unit *u) { return u->st->comps[u->comp].order == ORD_FORWARD; }
+
+static Node *unit_body(Unit *u) { return u->st->comps[u->comp].ivs[u->iv].body; }
+
+static SBox unit_cols(Unit *u) { return fpo_group_box(u, &u->si->groups[u->comp][u->iv][0]); }
+
+/* Whether units [u, u + n) run as one kernel, a thread walking each column through all of
+ * them: intervals of one computation of one call, each a column kernel over the same columns,
+ * no point reading at another column what one of them writes. */
+static bool walk_joins(Unit *u, int n) {
+    Unit *w = &u[n - 1];
+    if (w->par || w->stage != u->stage || w->comp != u->comp || !column_kernel(w))
+        return false;
+    SBox a = unit_cols(u), b = unit_cols(w);
+    for (int d = 0; d < 2; d++)
+        if (!fpo_dbound_eq(a.lo[d], b.lo[d]) || !fpo_dbound_eq(a.hi[d], b.hi[d]))
+            return false;
+    Var **wr = NULL;
+    int nw = 0;
+    for (int i = 0; i < n; i++)
+        written(unit_body(&u[i]), &wr, &nw);
+    for (int i = 0; i < n; i++)
+        if (reads_across(unit_body(&u[i]), wr, nw))
+            return false;
+    return true;
+}
+
+/* Whether every write of v in n is `v = e` at its own point and level. */
+static bool plain_writes(Node *n, Var *v) {
+    for (; n; n = n->next) {
+        if (n->kind == ND_ASSIGN && n->lhs->var == v &&
+            (strcmp(n->op, "=") || n->lhs->kmode != KM_CONST || n->lhs->off[0] ||
+             n->lhs->off[1] || n->lhs->off[2]))
+            return false;
+        if (!plain_writes(n->then, v) || !plain_writes(n->els, v) || !plain_writes(n->body, v))
+            return false;
+    }
+    return true;
+}
+
+/* Whether `n` (program statements) passes v to a halo statement or a host callback. */
+static bool outside_use(Node *n, Var *v) {
+    for (; n; n = n->next) {
+        if (n->kind == ND_HALO)
+            for (Node *a = n->args; a; a = a->next)
+                if (a->var == v)
+                    return true;
+        if (n->kind == ND_HOSTCALL)
+            for (int i = 0; i < n->decl->nparams; i++)
+                if (n->argv[i] && n->argv[i]->var == v)
+                    return true;
+        if (outside_use(n->then, v) || outside_use(n->els, v) || outside_use(n->body, v))
+            return true;
+    }
+    return false;
+}
+
+/* Whether temporary slot x may have no array on the device: the program is not instrumented
+ * (its checks read every array), and no halo statement or callback gets it. */
+static bool may_drop(Cu *c, int x) {
+    return x >= c->s->nfparams && c->s->fused && !fpo_instrumented(&c->s->ins) &&
+           !c->s->ins.cuda_check && !outside_use(c->ir->body, c->s->slots[x]);
+}
+
+/* Whether every nest touching slot x is one of the walk's. */
+static bool walk_only(Cu *c, Walk *k, int x) {
+    for (int e = 0; e < c->s->nusers[x]; e++) {
+        Unit *v = &c->s->blocks[c->s->users[x][e].block].u[c->s->users[x][e].unit];
+        if (v < k->u || v >= k->u + k->n)
+            return false;
+    }
+    return true;
+}
+
+/* Whether, at every nz, each read of slot x by the walk finds its level in a register: the
+ * level walked once written there, or the level d back at offset d back, walked d levels ago
+ * (the levels of the walk, in its order, in `hist`). */
+static bool walk_held(Walk *k, int x, int r) {
+    bool fwd = walk_forward(k->u);
+    for (int64_t nz = 1; nz <= NZ_CHECK; nz++) {
+        int64_t *hist = NULL;
+        int nh = 0;
+        for (int m = 0; m < k->n; m++) {
+            Unit *u = &k->u[m];
+            Acc *a = fpo_unit_acc(u, x);
+            int64_t kb = fpo_dbound_at(u->box.lo[2], nz), ke = fpo_dbound_at(u->box.hi[2], nz);
+            for (int64_t l = 0; l < ke - kb; l++) {
+                int64_t lev = fwd ? kb + l : ke - 1 - l;
+                for (int late = 0; late < 2; late++) {
+                    int64_t *rk = late ? a->lk : a->ek;
+                    for (int64_t dk = rk[0]; (late ? a->late : a->early) && dk <= rk[1]; dk++) {
+                        int64_t d = fwd ? -dk : dk;
+                        if (d < 0 || d > r || (d == 0 && !late) ||
+                            (d > 0 && (nh < d || hist[nh - d] != lev + dk)))
+                            return false;
+                    }
+                }
+                VPUSH(hist, nh, lev);
+            }
+        }
+    }
+    return true;
+}
+
+/* The registers of stencil variable v in the walk, or false: each interval writes it with a
+ * plain `v = e` at every point and level (so the registers always hold what memory would), at
+ * constant K offsets only, and reads it back at most WIN_MAX levels; a value neither read
+ * back nor dropped gains nothing. */
+static bool walk_window(Cu *c, Walk *k, Var *v, Win *w) {
+    if (v->ax != AX_IJK)
+        return false;
+    int x = fpo_call_slot(c->s, k->u, v);
+    Decl *st = k->u->st;
+    for (int i = 0; i < st->nparams + st->ntemps; i++) {   /* (one field under two names) */
+        Var *o = i < st->nparams ? st->params[i] : st->temps[i - st->nparams];
+        if (o != v && o->ax != AX_SCALAR && fpo_call_slot(c->s, k->u, o) == x)
+            return false;
+    }
+    bool fwd = walk_forward(k->u), late0 = false;
+    int r = 0;
+    for (int m = 0; m < k->n; m++) {
+        Acc *a = fpo_unit_acc(&k->u[m], x);
+        if (!a || !a->write || !a->wplain || a->woff || !a->kconst || a->ij_only ||
+            !plain_writes(unit_body(&k->u[m]), v))
+            return false;
+        int64_t back = fwd ? -a->lo[2] : a->hi[2];
+        if (back > r)
+            r = (int)(back < WIN_MAX + 1 ? back : WIN_MAX + 1);
+        late0 |= a->late && a->lk[0] <= 0 && a->lk[1] >= 0;
+    }
+    if (r > WIN_MAX)
+        return false;
+    bool drop = may_drop(c, x) && walk_only(c, k, x) && walk_held(k, x, r);
+    if (!r && !late0 && !drop)
+        return false;
+    *w = (Win){v, x, r, drop, fpo_new(sizeof(Var *) * (size_t)(r + 1))};
+    for (int d = 0; d <= r; d++) {
+        Var *s = fpo_new(sizeof *s);
+        s->name = fpo_fmt("fpo_w_%s_%d", v->name, d);
+        s->kind = VK_PARAM;
+        s->dt = v->dt;
+        s->ax = AX_SCALAR;
+        w->w[d] = s;
+    }
+    return true;
+}
+
+/* The longest walk from nest u (of `left` nests of its group), with its registers; false
+ * where it would be the plain column kernel (one interval, nothing in registers). Fused
+ * schedules only: the unfused reference keeps a kernel a nest and every value in memory. */
+static bool plan_walk(Cu *c, Unit *u, int left, Walk *k) {
+    if (!c->s->fused || u->par || !column_kernel(u))
+        return false;
+    int n = 1;
+    while (n < left && walk_joins(u, n + 1))
+        n++;
+    *k = (Walk){u, n, NULL, 0, 0};
+    Decl *s = u->st;
+    for (int i = 0; i < s->nparams + s->ntemps; i++) {
+        Var *v = i < s->nparams ? s->params[i] : s->temps[i - s->nparams];
+        Win w;
+        if (walk_window(c, k, v, &w)) {
+            VPUSH(k->win, k->nwin, w);
+            if (!w.drop && w.r > k->peel)
+                k->peel = w.r;
+        }
+    }
+    return n > 1 || k->nwin;
+}
+
+/* Statements rewritten for the registers: a write `v = e` as `fpo_w_v_0 = e; v = fpo_w_v_0;`
+ * (the store left out for a dropped value), a read d levels back as fpo_w_v_d (`mem`: from
+ * memory instead, for kept values), a read at the level walked after the first plain write
+ * of the level as fpo_w_v_0. The same operations in the same order: the same bits. */
+typedef struct Rw {
+    Walk *k;
+    bool mem, fwd;
+    bool *after;       /* per register set: the level's first plain write is behind */
+} Rw;
+
+static Win *rw_win(Rw *r, Var *v, int *i) {
+    for (*i = 0; *i < r->k->nwin; (*i)++)
+        if (r->k->win[*i].v == v)
+            return &r->k->win[*i];
+    return NULL;
+}
+
+static Node *reg_access(Node *like, Var *w) {
+    Node *m = fpo_new(sizeof *m);
+    m->kind = ND_ACCESS;
+    m->loc = like->loc;
+    m->dt = w->dt;
+    m->var = w;
+    m->name = w->name;
+    m->kmode = KM_CONST;
+    return m;
+}
+
+static Node *rw_list(Rw *r, Node *n, bool top);
+
+static Node *rw_node(Rw *r, Node *n, bool top) {
+    Node *m = fpo_new(sizeof *m);
+    *m = *n;
+    m->next = NULL;
+    int wi;
+    Win *w;
+    if (n->kind == ND_ACCESS) {
+        m->kexpr = rw_list(r, n->kexpr, false);
+        if (!(w = rw_win(r, n->var, &wi)))
+            return m;
+        int64_t d = r->fwd ? -n->off[2] : n->off[2];
+        if (d == 0 && r->after[wi])
+            return reg_access(n, w->w[0]);
+        if (d > 0 && (w->drop || !r->mem))
+            return reg_access(n, w->w[d]);
+        return m;   /* a kept value's level not in the registers: from memory */
+    }
+    if (n->kind == ND_ASSIGN) {
+        m->rhs = rw_list(r, n->rhs, false);   /* (read before the write) */
+        if (!(w = rw_win(r, n->lhs->var, &wi))) {
+            m->lhs = rw_node(r, n->lhs, false);
+            return m;
+        }
+        Node *set = fpo_new(sizeof *set);
+        *set = *m;
+        set->lhs = reg_access(n->lhs, w->w[0]);
+        if (top)
+            r->after[wi] = true;
+        if (w->drop)
+            return set;
+        m->rhs = reg_access(n->rhs, w->w[0]);
+        set->next = m;
+        return set;
+    }
+    m->lhs = rw_list(r, n->lhs, false);
+    m->rhs = rw_list(r, n->rhs, false);
+    m->cond = rw_list(r, n->cond, false);
+    m->then = rw_list(r, n->then, false);
+    m->els = rw_list(r, n->els, false);
+    m->body = rw_list(r, n->body, false);
+    m->args = rw_list(r, n->args, false);
+    return m;
+}
+
+static Node *rw_list(Rw *r, Node *n, bool top) {
+    Node head = {0}, *t = &head;
+    for (; n; n = n->next) {
+        t->next = rw_node(r, n, top);
+        while (t->next)
+            t = t->next;
+    }
+    return head.next;
+}
+
+/* Unit u's statements for one level of the walk (`mem`: kept values read back from memory). */
+static Node *walk_body(Walk *k, Unit *u, bool mem) {
+    Rw r = {k, mem, walk_forward(k->u), fpo_new(sizeof(bool) * (size_t)(k->nwin + 1))};
+    return rw_list(&r, unit_body(u), true);
+}
+
+/* Whether unit u reads a kept value back from a level before (then its first levels, until
+ * the registers hold them, read memory). */
+static bool unit_reads_back(Walk *k, Unit *u) {
+    for (int i = 0; i < k->nwin; i++) {
+        Acc *a = fpo_unit_acc(u, k->win[i].slot);
+        if (!k->win[i].drop && a && (walk_forward(u) ? a->lo[2] < 0 : a->hi[2] > 0))
+            return true;
+    }
+    return false;
+}
+
+/* The registers moved one level back, at the end of a level. */
+static void walk_shift(Buf *b, Walk *k, int depth) {
+    for (int i = 0; i < k->nwin; i++)
+        for (int d = k->win[i].r; d >= 1; d--) {
+            ind(b, depth);
+            buf_printf(b, "fpo_w_%s_%d = fpo_w_%s_%d;\n", k->win[i].v->name, d,
+                       k->win[i].v->name, d - 1);
+        }
+}
+
+/* The walk's kernel (appended to c->kernels) and its launch (to b). */
+static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
+    Unit *u = k->u;
+    Decl *s = u->st;
+    bool fwd = walk_forward(u);
+    const char *name = fpo_fmt("fpo_walk%d", ++c->nwalk);
+    Buf *kb = &c->kernels;
+    Node **reg = fpo_new(sizeof(Node *) * (size_t)k->n), **mem = fpo_new(sizeof(Node *) * (size_t)k->n);
+    unsigned char *used = fpo_new((size_t)(s->nparams + s->ntemps + 1));
+    for (int m = 0; m < k->n; m++) {
+        reg[m] = walk_body(k, &u[m], false);
+        mem[m] = walk_body(k, &u[m], true);
+        unsigned char *a = fpo_c_used(c->ctx, s, reg[m]), *e = fpo_c_used(c->ctx, s, mem[m]);
+        for (int i = 0; i < s->nparams + s->ntemps; i++)
+            used[i] |= a[i] | e[i];
+    }
+    buf_printf(kb, "\n/* stencil %s (%s:%d), computation %d, interval%s %d", s->name,
+               fpo_loc_path(s->loc), s->loc.line, u->comp + 1, k->n > 1 ? "s" : "", u->iv + 1);
+    if (k->n > 1)
+        buf_printf(kb, "-%d", u[k->n - 1].iv + 1);
+    buf_add(kb, ": a thread a column, walking its levels");
+    for (int i = 0; i < k->nwin; i++)
+        buf_printf(kb, "%s %s (%d level%s back%s)", i ? "," : "; in registers:", k->win[i].v->name,
+                   k->win[i].r, k->win[i].r == 1 ? "" : "s", k->win[i].drop ? ", never stored" : "");
+    buf_add(kb, " */\n");
+    buf_printf(kb, "static __global__ void %s(", name);
+    for (int i = 0; i < s->nparams; i++) {
+        Var *v = s->params[i];
+        if (v->ax == AX_SCALAR)
+            buf_printf(kb, "%s %s, ", fpo_c_type(v->dt), fpo_c_name(v->name));
+        else
+            buf_printf(kb, "const fpo_field fpo__v_%s, ", v->name);
+    }
+    for (int i = 0; i < s->ntemps; i++)
+        buf_printf(kb, "const fpo_field fpo__v_%s, ", s->temps[i]->name);
+    buf_add(kb, "const fpo_domain fpo__dom, unsigned fpo_edges, int64_t fpo_ib, int64_t fpo_ie, "
+                "int64_t fpo_jb, int64_t fpo_je");
+    for (int m = 0; m < k->n; m++)
+        buf_printf(kb, ", int64_t fpo_ka%d, int64_t fpo_kz%d", m, m);
+    buf_add(kb, ") {\n");
+    region_vars(kb, fpo_c_has_region(s));
+    used_views(kb, s, used);
+    buf_add(kb, "    const int64_t i = fpo_ib + (int64_t)(blockIdx.x * blockDim.x + threadIdx.x);\n"
+                "    const int64_t j = fpo_jb + (int64_t)(blockIdx.y * blockDim.y + threadIdx.y);\n"
+                "    if (i >= fpo_ie || j >= fpo_je)\n        return;\n");
+    for (int i = 0; i < k->nwin; i++)
+        for (int d = 0; d <= k->win[i].r; d++)
+            buf_printf(kb, "    %s fpo_w_%s_%d = 0;\n    (void)fpo_w_%s_%d;\n",
+                       fpo_c_type(k->win[i].v->dt), k->win[i].v->name, d, k->win[i].v->name, d);
+    if (k->peel)
+        buf_add(kb, "    int fpo_n = 0;   /* levels walked in a row: the registers hold that many */\n");
+    if (k->peel && k->n > 1)
+        buf_add(kb, "    int64_t fpo_last = 0;   /* the level walked last */\n");
+    for (int m = 0; m < k->n; m++) {
+        buf_printf(kb, "    if (fpo_ka%d < fpo_kz%d) {   /* interval %d */\n", m, m, u[m].iv + 1);
+        if (k->peel && m > 0)   /* levels of the intervals before not next to its first */
+            buf_printf(kb, "        if (%s != fpo_last)\n            fpo_n = 0;\n",
+                       fwd ? fpo_fmt("fpo_ka%d - 1", m) : fpo_fmt("fpo_kz%d", m));
+        buf_printf(kb, "        int64_t k = %s;\n", fwd ? fpo_fmt("fpo_ka%d", m) : fpo_fmt("fpo_kz%d - 1", m));
+        const char *more = fwd ? fpo_fmt("k < fpo_kz%d", m) : fpo_fmt("k >= fpo_ka%d", m);
+        const char *step = fwd ? "k++" : "k--";
+        bool peel = k->peel && unit_reads_back(k, &u[m]);
+        if (k->peel && !peel)   /* (nothing read back here: the levels only counted) */
+            buf_printf(kb, "        fpo_n = fpo_kz%d - fpo_ka%d < %d - fpo_n ? fpo_n + (int)(fpo_kz%d - "
+                           "fpo_ka%d) : %d;\n", m, m, k->peel, m, m, k->peel);
+        if (peel) {
+            buf_printf(kb, "        for (; %s && fpo_n < %d; %s, fpo_n++) {   /* the first levels: "
+                           "read back from memory */\n", more, k->peel, step);
+            fpo_c_point(kb, s, mem[m], 3, c->ctx, FPO_ONE_AT_A_TIME);
+            walk_shift(kb, k, 3);
+            buf_add(kb, "        }\n");
+        }
+        if (c->unroll > 1)
+            buf_printf(kb, "        FPO_UNROLL(%d)\n", c->unroll);
+        buf_printf(kb, "        for (; %s; %s) {\n", more, step);
+        fpo_c_point(kb, s, reg[m], 3, c->ctx, FPO_ONE_AT_A_TIME);
+        walk_shift(kb, k, 3);
+        buf_add(kb, "        }\n");
+        if (k->peel && k->n > 1)
+            buf_printf(kb, "        fpo_last = %s;\n", fwd ? fpo_fmt("fpo_kz%d - 1", m) : fpo_fmt("fpo_ka%d", m));
+        buf_add(kb, "    }\n");
+    }
+    buf_add(kb, "}\n");
+
+    SBox x = unit_cols(u);
+    const char *ib = fpo_c_dbound(x.lo[0]), *ie = fpo_c_dbound(x.hi[0]);
+    const char *jb = fpo_c_dbound(x.lo[1]), *je = fpo_c_dbound(x.hi[1]);
+    ind(b, depth);
+    buf_printf(b, "FPO_LAUNCH(fpo__cu, %s, %s, (%s) - (%s), (%s) - (%s), 1, %d, %d, (",
+               what(s, u->stage->loc), name, ie, ib, je, jb, CU_BX, CU_BY);
+    nest_args(c, b, u);
+    buf_printf(b, "%s, %s, %s, %s", ib, ie, jb, je);
+    for (int m = 0; m < k->n; m++)
+        buf_printf(b, ", %s, %s", fpo_c_dbound(u[m].box.lo[2]), fpo_c_dbound(u[m].box.hi[2]));
+    buf_add(b, "));\n");
 }
 
 /* ---- segment kernels: consecutive nests of a fused group in one kernel ---- */
@@ -460,6 +872,35 @@ static bool seg_regions(Seg *g) {
     return false;
 }
 
+/* Whether slot x lives in the segment's shared tiles only: a temporary no nest outside the
+ * segment uses, whose first writer starts from nothing in its array (a plain first write, no
+ * read of it there), read by no nest before that one. */
+static bool seg_only(Cu *c, Seg *g, int x) {
+    if (!may_drop(c, x) || !g->shared[x] || g->global_w[x])
+        return false;
+    int w0 = g->first_w[x];
+    Acc *a = fpo_unit_acc(&g->u[w0], x);
+    if (a->read || !a->plain_first)
+        return false;
+    for (int i = 0; i < w0; i++)
+        if (fpo_unit_acc(&g->u[i], x))
+            return false;
+    return true;
+}
+
+/* Slot x's shared tile in the segment's kernel, where it has one. */
+static void shared_tile(Buf *k, Seg *g, int x, const char *t) {
+    if (!g->shared[x])
+        return;
+    Margin *m = &g->sm[x];
+    int64_t w = CU_TX + m->lo[0] + m->hi[0], h = g->ty + m->lo[1] + m->hi[1];
+    buf_printf(k, "    __shared__ %s fpo_sh%d[%lld];\n", t, x, (long long)(w * h));
+    buf_printf(k, "    const int64_t fpo_ssj%d = %lld;\n", x, (long long)w);
+    buf_printf(k, "    %s *const fpo_sv%d = fpo_sh%d - ((fpo_ti0 - %lld) + (fpo_tj0 - %lld) * "
+                  "fpo_ssj%d);\n",
+               t, x, x, (long long)m->lo[0], (long long)m->lo[1], x);
+}
+
 /* The segment's kernel (appended to c->kernels) and its launch (to b). */
 static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     Sched *s = c->s;
@@ -507,6 +948,11 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
                    g->shared[x] ? (g->global_w[x] ? ", in shared memory and written back"
                                                   : ", in shared memory only")
                                 : "");
+        if (!c->array[x]) {   /* (its fpo_field has no data) */
+            buf_printf(k, "    (void)fpo__f%d;   /* no array on the device */\n", x);
+            shared_tile(k, g, x, t);
+            continue;
+        }
         buf_printf(k, "    const int64_t fpo_gsj%d = fpo__f%d.stride[1], fpo_gsk%d = "
                       "fpo__f%d.stride[2];\n",
                    x, x, x, x);
@@ -514,15 +960,7 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
                       "* fpo_gsj%d + fpo__f%d.lo[2] * fpo_gsk%d);\n",
                    t, x, t, x, x, x, x, x, x);
         buf_printf(k, "    (void)fpo_g%d;\n", x);
-        if (g->shared[x]) {
-            Margin *m = &g->sm[x];
-            int64_t w = CU_TX + m->lo[0] + m->hi[0], h = g->ty + m->lo[1] + m->hi[1];
-            buf_printf(k, "    __shared__ %s fpo_sh%d[%lld];\n", t, x, (long long)(w * h));
-            buf_printf(k, "    const int64_t fpo_ssj%d = %lld;\n", x, (long long)w);
-            buf_printf(k, "    %s *const fpo_sv%d = fpo_sh%d - ((fpo_ti0 - %lld) + (fpo_tj0 - %lld) * "
-                          "fpo_ssj%d);\n",
-                       t, x, x, (long long)m->lo[0], (long long)m->lo[1], x);
-        }
+        shared_tile(k, g, x, t);
     }
     for (int i = 0; i < g->n; i++) {
         Unit *u = &g->u[i];
@@ -635,6 +1073,53 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     buf_add(b, "}\n");
 }
 
+/* What runs nests u .. of a group (`left` of them): a segment of a fused group (as many
+ * nests as can be one kernel), a walk (plan_walk), or the nest on its own. */
+enum { PC_NEST, PC_SEG, PC_WALK };
+typedef struct Piece {
+    int kind, n;
+    Seg seg;
+    Walk walk;
+} Piece;
+
+static Piece next_piece(Cu *c, FGroup *G, Unit *u, int left) {
+    Piece p = {PC_NEST, 1, {0}, {0}};
+    Seg seg;
+    for (int len = 2; G->fused && len <= left && len <= c->nests; len++) {
+        if (!plan_segment(c, u, len, &seg))
+            break;
+        p.kind = PC_SEG, p.n = len, p.seg = seg;
+    }
+    if (p.kind == PC_NEST && plan_walk(c, u, left, &p.walk))
+        p.kind = PC_WALK, p.n = p.walk.n;
+    return p;
+}
+
+/* Which temporaries have an array on the device (c->array): all but those the kernels keep
+ * in shared memory only (seg_only) or in registers only (a walk's dropped values). The plan
+ * does not depend on the variant (regions do not change it). */
+static void plan_arrays(Cu *c) {
+    Sched *s = c->s;
+    c->array = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
+    for (int x = 0; x < s->nslots; x++)
+        c->array[x] = true;
+    for (int k = 0; k < s->nblocks; k++)
+        for (int g = 0; g < s->blocks[k].ng; g++) {
+            FGroup *G = &s->blocks[k].g[g];
+            Unit *u = &s->blocks[k].u[G->first];
+            for (int i = 0; i < G->count;) {
+                Piece pc = next_piece(c, G, u + i, G->count - i);
+                for (int x = 0; pc.kind == PC_SEG && x < s->nslots; x++)
+                    if (seg_only(c, &pc.seg, x))
+                        c->array[x] = false;
+                for (int w = 0; pc.kind == PC_WALK && w < pc.walk.nwin; w++)
+                    if (pc.walk.win[w].drop)
+                        c->array[pc.walk.win[w].slot] = false;
+                i += pc.n;
+            }
+        }
+}
+
 /* A block of stencil calls: each fused group in segments (as long as each can be one kernel),
  * every other nest on its own. */
 static void emit_block(Buf *b, Node *stages, int depth, void *arg) {
@@ -655,20 +1140,14 @@ static void emit_block(Buf *b, Node *stages, int depth, void *arg) {
         Unit *u = &bl->u[G->first];
         fpo_emit_timer(b, s, gno, false, true, depth);
         for (int i = 0; i < G->count;) {
-            Seg seg, best = {0};
-            int n = 0;
-            for (int len = 2; G->fused && i + len <= G->count && len <= c->nests; len++) {
-                if (!plan_segment(c, u + i, len, &seg))
-                    break;
-                best = seg, n = len;
-            }
-            if (n >= 2) {
-                emit_segment(c, b, &best, depth);
-                i += n;
-            } else {
+            Piece pc = next_piece(c, G, u + i, G->count - i);
+            if (pc.kind == PC_SEG)
+                emit_segment(c, b, &pc.seg, depth);
+            else if (pc.kind == PC_WALK)
+                emit_walk(c, b, &pc.walk, depth);
+            else
                 emit_nest(c, b, u + i, depth);
-                i++;
-            }
+            i += pc.n;
         }
         fpo_emit_timer(b, s, gno, true, true, depth);
         fpo_emit_checks(b, s, bl, G, gno, s->nksites, true);
@@ -683,14 +1162,65 @@ static const char *unsupported(Ir *ir, const Build *bd, const Sched *s) {
     return NULL;
 }
 
+/* The state of emission for the variant of class `edges`, its arrays planned. */
+static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
+    Cu c = {ir, bd->sched, fpo_c_ctx(ir, edges), {0}, NULL, 0, 0, 0, NULL, bd->cuda_nests,
+            bd->cuda_levels > 1 ? bd->cuda_levels : 1,
+            bd->cuda_threads ? bd->cuda_threads : CU_THREADS,
+            bd->cuda_unroll > 1 ? bd->cuda_unroll : 1};
+    plan_arrays(&c);
+    return c;
+}
+
+/* The table open reads (templates/program.c.in): per temporary, in slot order, whether the
+ * device pool holds an array of it; one more entry ends it. */
+static void arrays_table(Buf *b, Ir *ir, Cu *c) {
+    Sched *s = c->s;
+    buf_printf(b, "\n/* The temporaries with an array in the device pool (1), and those the kernels "
+                  "keep in shared\n * memory or registers only (0), in slot order; open reads it. */\n"
+                  "#ifdef __cplusplus\nextern \"C\"\n#endif\n"
+                  "const unsigned char %s__cuda_arrays_[%d] = {",
+               ir->name, s->nslots - s->nfparams + 1);
+    for (int x = s->nfparams; x < s->nslots; x++)
+        buf_printf(b, "%d, ", c->array[x]);
+    buf_add(b, "1};\n");
+}
+
+/* The build report's line for the CUDA back end: what the device pool holds. */
+char *fpo_cuda_summary(Ir *ir, const Build *bd) {
+    Cu c = cu_new(ir, bd, bd->nvariants ? bd->variants[0] : 0);
+    Sched *s = c.s;
+    static const int size[] = {4, 8, 4, 1};
+    int arrays = 0, bytes = 0, all = 0, walks = 0, regs = 0;
+    for (int x = s->nfparams; x < s->nslots; x++) {
+        arrays += c.array[x];
+        bytes += c.array[x] ? size[s->slots[x]->dt] : 0;
+        all += size[s->slots[x]->dt];
+    }
+    for (int k = 0; k < s->nblocks; k++)
+        for (int g = 0; g < s->blocks[k].ng; g++) {
+            FGroup *G = &s->blocks[k].g[g];
+            for (int i = 0; i < G->count;) {
+                Piece pc = next_piece(&c, G, &s->blocks[k].u[G->first + i], G->count - i);
+                walks += pc.kind == PC_WALK;
+                regs += pc.kind == PC_WALK ? pc.walk.nwin : 0;
+                i += pc.n;
+            }
+        }
+    return fpo_fmt("fpo-gen: %s (%s, cuda): %d temporaries: %d arrays in the device pool (%d B per "
+                   "point; every temporary: %d B), %d in shared memory or registers only; %d column "
+                   "walk%s, %d value%s kept in registers from level to level\n",
+                   ir->name, s->fused ? "fused" : "unfused", s->nslots - s->nfparams, arrays,
+                   bytes, all, s->nslots - s->nfparams - arrays, walks, walks == 1 ? "" : "s",
+                   regs, regs == 1 ? "" : "s");
+}
+
 /* One variant's .cu source. */
 static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *classes) {
     const char *name = fpo_class_name(edges);
     const char *src = ir->loc.file ? strrchr(ir->loc.file->path, '/') : NULL;
     src = src ? src + 1 : ir->loc.file ? ir->loc.file->path : "IR";
-    Cu c = {ir, bd->sched, fpo_c_ctx(ir, edges), {0}, NULL, 0, 0, bd->cuda_nests,
-             bd->cuda_levels > 1 ? bd->cuda_levels : 1,
-             bd->cuda_threads ? bd->cuda_threads : CU_THREADS, bd->cuda_unroll > 1 ? bd->cuda_unroll : 1};
+    Cu c = cu_new(ir, bd, edges);
     char *body = fpo_c_run_body(ir, bd, edges, emit_block, &c, "fpo_cuda_stream(fpo__cu)");
     buf_add(&c.kernels, "");
 
@@ -783,8 +1313,16 @@ Output *fpo_emit_cuda(Ir *ir, const Build *bd, Output *out, int *nout) {
         for (int c = 0; c < bd->nclasses; c++)
             if (bd->variant_of[c] == v)
                 buf_printf(&cls, "%s%s", cls.len ? ", " : "", fpo_class_name(bd->classes[c]));
+        char *text = emit_variant(ir, bd, bd->variants[v], cls.s);
+        if (v == 0) {   /* the arrays' table, once */
+            Buf t = {0};
+            Cu c = cu_new(ir, bd, bd->variants[v]);
+            buf_add(&t, text);
+            arrays_table(&t, ir, &c);
+            text = t.s;
+        }
         all[(*nout)++] = (Output){fpo_fmt("%s.%s.cu", ir->name, fpo_class_name(bd->variants[v])),
-                                  emit_variant(ir, bd, bd->variants[v], cls.s)};
+                                  text};
     }
     return all;
 }

@@ -482,6 +482,8 @@ static int generate(Options *o) {
     Emission em = {ir, &b, NULL, 0};
     if (fpo_try(emit_all, &em))
         return 1;
+    if (o->report && !o->plan && fpo_build_has(&b, "cuda"))
+        fputs(fpo_cuda_summary(ir, &b), stdout);
     int nout = em.nout;
     Output *out = em.out;
     char **names = fpo_new(sizeof(char *) * (size_t)nout);

@@ -277,6 +277,9 @@ bool fpo_build_has(const Build *bd, const char *backend);
 
 /* emit_cuda.c: out (nout outputs of fpo_emit_c) and one NAME.<class>.cu per variant. */
 Output *fpo_emit_cuda(Ir *ir, const Build *bd, Output *out, int *nout);
+/* The build report's line for the CUDA back end (what its device pool holds), after
+ * fpo_emit_cuda. */
+char *fpo_cuda_summary(Ir *ir, const Build *bd);
 
 /* emit_fused.c */
 void fpo_emit_block(Buf *b, Sched *s, Node *stages, int indent, const void *ctx);

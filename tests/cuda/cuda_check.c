@@ -56,6 +56,26 @@ static fpo_field f2(double *data, int nx, int ny, fpo_space space) {
     return f;
 }
 
+/* The device pool holds arrays only for the temporaries its kernels keep in memory: the
+ * chain's segment keeps cx, cy, fx, fy and qd in shared memory only, so its pool is smaller
+ * than the unfused reference's, which holds every temporary. */
+static void check_pool(const chain_step *fused, const chain_ref *unfused) {
+    fpo_memory f, u;
+    if (chain_step_memory(fused, &f) || chain_ref_memory(unfused, &u)) {
+        FAIL("chain: memory refused");
+        return;
+    }
+    printf("chain device pool: fused %zu bytes (%d arrays, %d temporaries in shared memory or "
+           "registers; every temporary: %zu bytes), unfused %zu bytes (%d arrays)\n",
+           f.pool_bytes, f.arrays, f.scalars, f.unfused_bytes, u.pool_bytes, u.arrays);
+    if (u.pool_bytes != u.unfused_bytes || u.arrays != 9 || u.scalars != 0)
+        FAIL("chain unfused: the pool should hold all 9 temporaries as arrays");
+    if (f.arrays + f.scalars != 9 || f.arrays > 4 || f.pool_bytes != f.array_bytes ||
+        f.unfused_bytes != u.pool_bytes || f.pool_bytes * 9 > u.pool_bytes * 4 + 64 * 9)
+        FAIL("chain fused: the pool should hold at most 4 of the 9 temporaries (%zu of %zu bytes)",
+             f.pool_bytes, u.pool_bytes);
+}
+
 static const char *variants[] = {"all", "interior", "sw", "se", "nw", "ne", "s", "n", "w", "e"};
 
 static int check_chain(int nx, int ny, int nz, int steps) {
@@ -86,6 +106,8 @@ static int check_chain(int nx, int ny, int nz, int steps) {
             FAIL("chain: open: %s", err.msg);
             return 1;
         }
+        if (v == 0)
+            check_pool(pg, pu);
         for (int s = 0; s < steps; s++) {
             /* the same scalars each step but one, so the graph is replayed and captured again */
             double dtdx = s == 2 ? 0.25 : 0.3;
