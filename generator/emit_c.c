@@ -1,37 +1,16 @@
-/* emit_c.c: takes the program IR, gives the program's C header and source: one static function
- * per stencil (a loop nest per computation and interval, I innermost), open / bind / run /
- * close around them. The fixed text comes from templates/. */
-#include "opt.h"
+/* emit_c.c: takes the program IR and its schedule, gives the program's C header and source:
+ * open / bind / run / close around one static function per stencil (emit_stmt.c) or run's
+ * fused body (emit_fused.c), the halo statements, one source per variant. The fixed text comes
+ * from templates/. */
+#include "emit.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *c_types[] = {"float", "double", "int32_t", "bool"};
 static const char *fpo_dtypes[] = {"FPO_F32", "FPO_F64", "FPO_I32", "FPO_BOOL"};
 static const char *fpo_axes[] = {"FPO_IJK", "FPO_IJ", "FPO_K"};
-
-/* Names in generated scopes a user name could collide with get a trailing underscore: loop
- * indices, run's own parameters, and the C library names the generated code calls. */
-/* Identifiers the generated functions use besides the program's own names: a variable of
- * the program named so is written fpo_u_NAME (users' names never start with fpo_, and the
- * generator's own never with fpo_u_, so no two names meet). */
-static const char *c_reserved[] = {
-    "i", "j", "k", "p", "err", "user", "nx", "ny", "nz", "NAN", "HUGE_VAL", "INFINITY", "fabs",
-    "fabsf", "tgamma", "tgammaf", "fmod", "fmodf", "int32_t", "int64_t", "size_t", "calloc",
-    "free", "memcpy", "memset", "snprintf", "strcmp", "strlen", "timespec_get", "fprintf",
-    "stderr", "omp_get_max_threads", "omp_get_num_threads", "omp_get_thread_num", NULL};
-
-static const char *cname(const char *name) {
-    size_t n = strlen(name);
-    for (int i = 0; c_reserved[i]; i++)
-        if (!strcmp(c_reserved[i], name))
-            return fpo_fmt("fpo_u_%s", name);
-    if (n > 1 && name[n - 1] == 'f' && builtin_find(fpo_strndup(name, n - 1)))
-        return fpo_fmt("fpo_u_%s", name);
-    return name;
-}
 
 char *fpo_expand(const char *tpl, const char **keys, const char **vals, int n) {
     Buf b = {0};
@@ -60,1166 +39,6 @@ char *fpo_expand(const char *tpl, const char **keys, const char **vals, int n) {
     buf_add(&b, "");
     return b.s;
 }
-
-typedef struct Emit {
-    Ir *ir;
-    Buf *b;
-    Decl *st;      /* the stencil being emitted, NULL in run */
-    int indent;
-    unsigned known, edges;   /* the variant's class: tile edges known (EDGE_*), and which of
-                              * those the rank touches; unknown edges are tested at run time */
-    Sched *sched;            /* fused: blocks of stages come from emit_fused.c */
-    unsigned where;          /* where in a split loop the points being emitted run (opt.h:
-                              * FPO_DROP_*, FPO_ROW_*, FPO_ONE_AT_A_TIME) */
-    FpoBlockFn *block;       /* run's blocks of stencil calls come from another back end
-                              * (emit_cuda.c), NULL: from here or emit_fused.c */
-    void *block_arg;
-    const char *stream;      /* that back end's stream: fields are device memory, corner fills
-                              * are queued there, host callbacks wait for it; NULL: the host */
-} Emit;
-
-static void ind(Emit *e) {
-    for (int i = 0; i < e->indent; i++)
-        buf_add(e->b, "    ");
-}
-
-/* ---- text from outside (paths, messages) in generated C ---- */
-
-/* One character of `text` inside a C string literal: quotes and backslashes escaped, '?' as
- * \? (no trigraph can form), control characters as three-digit octal escapes (a newline in a
- * path cannot end the literal or the line); with `format` the literal is a printf format, and
- * '%' doubles. */
-static void c_str_char(Buf *b, char c, bool format) {
-    unsigned char u = (unsigned char)c;
-    if (c == '"' || c == '\\' || c == '?')
-        buf_printf(b, "\\%c", c);
-    else if (u < 0x20 || u == 0x7f)
-        buf_printf(b, "\\%03o", u);
-    else if (format && c == '%')
-        buf_add(b, "%%");
-    else
-        buf_addn(b, &c, 1);
-}
-
-/* `text` for the inside of a C string literal. */
-const char *fpo_c_str(const char *text) {
-    Buf b = {0};
-    for (; *text; text++)
-        c_str_char(&b, *text, false);
-    buf_add(&b, "");
-    return b.s;
-}
-
-/* `text` for the inside of a C string literal that is a printf format. */
-const char *fpo_c_fmt(const char *text) {
-    Buf b = {0};
-    for (; *text; text++)
-        c_str_char(&b, *text, true);
-    buf_add(&b, "");
-    return b.s;
-}
-
-/* `text` for the inside of a C comment: a '/' after a '*' or a '*' after a '/' takes a
- * backslash before it (no "*\/" ends the comment early, no "/\*" nests one), control
- * characters are written as octal escapes (the comment stays on its line). */
-const char *fpo_c_comment(const char *text) {
-    Buf b = {0};
-    char prev = 0;
-    for (; *text; prev = *text++) {
-        unsigned char u = (unsigned char)*text;
-        if ((*text == '/' && prev == '*') || (*text == '*' && prev == '/'))
-            buf_add(&b, "\\");
-        if (u < 0x20 || u == 0x7f)
-            buf_printf(&b, "\\%03o", u);
-        else
-            buf_addn(&b, text, 1);
-    }
-    buf_add(&b, "");
-    return b.s;
-}
-
-/* Point the C compiler (and debuggers) at the .fpo line. */
-static void line_directive(Emit *e, Loc loc) {
-    if (!loc.file || loc.line <= 0)
-        return;
-    buf_printf(e->b, "#line %d \"%s\"\n", loc.line, fpo_c_str(fpo_loc_path(loc)));
-}
-
-/* ---- expressions ---- */
-
-static void emit_expr(Emit *e, Node *n);
-
-static void emit_num(Buf *b, Node *n) {
-    char s[64];
-    switch (n->dt) {
-    case DT_BOOL:
-        buf_add(b, n->ival ? "true" : "false");
-        return;
-    case DT_I32:
-        if (n->ival < 0)
-            buf_printf(b, "(%lld)", (long long)n->ival);
-        else
-            buf_printf(b, "%lld", (long long)n->ival);
-        return;
-    default:
-        if (isnan(n->fval)) {
-            buf_add(b, n->dt == DT_F32 ? "((float)NAN)" : "((double)NAN)");
-            return;
-        }
-        if (isinf(n->fval)) {
-            buf_add(b, n->fval < 0 ? "(-HUGE_VAL)" : "HUGE_VAL");
-            return;
-        }
-        snprintf(s, sizeof s, n->dt == DT_F32 ? "%.9g" : "%.17g", n->fval);
-        if (!strpbrk(s, ".e"))
-            strcat(s, ".0");
-        if (n->dt == DT_F32)
-            strcat(s, "f");
-        buf_printf(b, s[0] == '-' ? "(%s)" : "%s", s);
-    }
-}
-
-void fpo_c_offset(Buf *b, const char *v, int64_t off) {
-    if (off > 0)
-        buf_printf(b, "(%s + %lld)", v, (long long)off);
-    else if (off < 0)
-        buf_printf(b, "(%s - %lld)", v, (long long)-off);
-    else
-        buf_add(b, v);
-}
-
-/* --instrument bounds: the level of a read at a variable K offset or an absolute K index goes
- * through fpo_klev_ (program_impl.h.in), which checks it against the field's levels; the site
- * number names the read in the message run gives after the group (emit_fused.c). Only the
- * inlined schedule's views (aliases of its slots, Var.slot_of) are checked: instrumented builds
- * always use it. */
-static bool emit_klev_open(Emit *e, Node *n) {
-    Sched *s = e->sched;
-    int x = n->var->slot;
-    if (!s || !s->ins.bounds || !e->st || !n->var->slot_of || x < 0 || x >= s->nslots)
-        return false;
-    const char *f = fpo_array_of(s, x);
-    VPUSH(s->ksites, s->nksites,
-          fpo_fmt("'%s' by stencil '%s' at %s:%d:%d", n->var->slot_of->name, e->st->name,
-                  fpo_loc_path(n->loc), n->loc.line, n->loc.col));
-    buf_printf(e->b, "fpo_klev_(&fpo_kout, %d, %s.lo[2], %s.hi[2], i, j, k, ", s->nksites, f, f);
-    return true;
-}
-
-static void emit_access(Emit *e, Node *n) {
-    Var *v = n->var;
-    const char *name = cname(v->name);
-    if (v->ax == AX_SCALAR) {
-        buf_add(e->b, name);
-        return;
-    }
-    buf_printf(e->b, "%s[", name);
-    if (v->ax != AX_K) {
-        fpo_c_offset(e->b, "i", n->off[0]);
-        buf_add(e->b, " + ");
-        if (v->rows) {   /* a ring of rows */
-            buf_add(e->b, "(");
-            fpo_c_offset(e->b, "j", n->off[1]);
-            buf_printf(e->b, " & %d)", v->rows - 1);
-        } else
-            fpo_c_offset(e->b, "j", n->off[1]);
-        buf_printf(e->b, " * fpo_sj_%s", v->name);
-    }
-    if (v->ax != AX_IJ) {
-        if (v->ax != AX_K)
-            buf_add(e->b, " + ");
-        if (n->kmode == KM_ABS || n->kmode == KM_VAR) {
-            bool checked = emit_klev_open(e, n);
-            buf_add(e->b, n->kmode == KM_VAR ? "(k + " : "(");
-            emit_expr(e, n->kexpr);
-            buf_add(e->b, checked ? "))" : ")");
-        } else if (v->krows) {   /* a ring of levels */
-            buf_add(e->b, "(");
-            fpo_c_offset(e->b, "k", n->off[2]);
-            buf_printf(e->b, " & %d)", v->krows - 1);
-        } else {
-            fpo_c_offset(e->b, "k", n->off[2]);
-        }
-        buf_printf(e->b, " * fpo_sk_%s", v->name);
-    }
-    buf_add(e->b, "]");
-}
-
-static const char *sfx(DType dt) {
-    return dt == DT_F32 ? "f32" : dt == DT_I32 ? "i32" : "f64";
-}
-
-static void emit_call(Emit *e, Node *n) {
-    const Builtin *bi = &fpo_builtins[n->builtin - 1];
-    const char *name = bi->name;
-    switch (bi->kind) {
-    case BK_SAME:
-        if (!strcmp(name, "abs"))
-            name = n->dt == DT_I32 ? "abs" : n->dt == DT_F32 ? "fabsf" : "fabs";
-        else
-            name = fpo_fmt("fpo_sign_%s", sfx(n->dt));
-        break;
-    case BK_MINMAX:
-    case BK_MOD:
-        name = fpo_fmt("fpo_%s_%s", name, sfx(n->dt));
-        break;
-    case BK_FLOAT:
-    case BK_FLOAT2:
-    case BK_ROUND:
-        if (!strcmp(name, "gamma"))
-            name = "tgamma";
-        if (n->dt == DT_F32)
-            name = fpo_fmt("%sf", name);
-        break;
-    case BK_PRED:
-        buf_printf(e->b, "%s((double)(", name);
-        emit_expr(e, n->args);
-        buf_add(e->b, "))");
-        return;
-    }
-    buf_printf(e->b, "%s(", name);
-    for (Node *a = n->args; a; a = a->next) {
-        emit_expr(e, a);
-        if (a->next)
-            buf_add(e->b, ", ");
-    }
-    buf_add(e->b, ")");
-}
-
-/* C precedence of an expression's top operator: binding tighter is higher. */
-static int prec(Node *n) {
-    static const char *levels[][4] = {{"||"}, {"&&"}, {"==", "!="}, {"<", "<=", ">", ">="},
-                                      {"+", "-"}, {"*", "/", "%"}};
-    if (n->kind == ND_COND)
-        return 1;
-    if (n->kind == ND_BINARY)
-        for (int l = 0; l < 6; l++)
-            for (int i = 0; i < 4 && levels[l][i]; i++)
-                if (!strcmp(n->op, levels[l][i]))
-                    return 2 + l;
-    if (n->kind == ND_UNARY || n->kind == ND_CAST)
-        return 8;
-    return 9;
-}
-
-/* Emit `n`, in parentheses when it binds looser than `min`. */
-static void emit_sub(Emit *e, Node *n, int min) {
-    bool paren = prec(n) < min;
-    if (paren)
-        buf_add(e->b, "(");
-    emit_expr(e, n);
-    if (paren)
-        buf_add(e->b, ")");
-}
-
-/* Whether evaluating `n` has no cost worth a branch and cannot trap, so a select may evaluate
- * it where the branch would not: arithmetic (no integer division, which traps on zero), loads,
- * min/max/abs/sign (no other call). */
-static bool cheap(Node *n) {
-    for (; n; n = n->next) {
-        if (n->kind == ND_BINARY && n->dt == DT_I32 && (!strcmp(n->op, "/") || !strcmp(n->op, "%")))
-            return false;
-        if (n->kind == ND_CALL && (!n->builtin || (fpo_builtins[n->builtin - 1].kind != BK_SAME &&
-                                                   fpo_builtins[n->builtin - 1].kind != BK_MINMAX)))
-            return false;
-        if (n->kind == ND_ACCESS && n->kmode != KM_CONST)
-            return false;
-        if (!cheap(n->lhs) || !cheap(n->rhs) || !cheap(n->cond) || !cheap(n->then) ||
-            !cheap(n->els) || !cheap(n->args))
-            return false;
-    }
-    return true;
-}
-
-/* A floating-point `c ? a : b` whose arms are cheap is emitted as fpo_sel_*(c, a, b): both
- * arms are evaluated (their loads lie inside the extents, which count both), and the result
- * is the same value the branch gives. */
-static bool selectable(Node *n) {
-    return (n->dt == DT_F64 || n->dt == DT_F32) && cheap(n->then) && cheap(n->els);
-}
-
-/* The helper a select is written with: fpo_sel_* (a blend of bits: no branch, so loops
- * vectorize), or, at points run one at a time (FPO_ONE_AT_A_TIME: the edge columns of a split
- * loop), fpo_pick_* (a plain conditional, which compilers may branch on; program_impl.h.in
- * says why). The same value either way. */
-static const char *sel_fn(Emit *e) {
-    return e->where & FPO_ONE_AT_A_TIME ? "fpo_pick" : "fpo_sel";
-}
-
-static void emit_expr(Emit *e, Node *n) {
-    Buf *b = e->b;
-    int p = prec(n);
-    switch (n->kind) {
-    case ND_NUM:
-        emit_num(b, n);
-        return;
-    case ND_ACCESS:
-        emit_access(e, n);
-        return;
-    case ND_UNARY: {
-        buf_add(b, n->op);
-        size_t at = b->len;
-        emit_sub(e, n->lhs, p);
-        if (b->s[at] == '-' || b->s[at] == '+') {   /* `- -x`, not `--x` (a decrement) */
-            buf_add(b, " ");
-            memmove(b->s + at + 1, b->s + at, b->len - at - 1);
-            b->s[at] = ' ';
-        }
-        return;
-    }
-    case ND_BINARY:
-    {
-        /* Left-associative: the right operand needs parentheses at equal precedence. As
-         * gcc's -Wparentheses asks, `&&` inside `||` and comparisons inside comparisons get
-         * them too. */
-        int lmin = p, rmin = p + 1;
-        if (!strcmp(n->op, "||"))
-            lmin = rmin = 4;
-        else if (p == 4 || p == 5)
-            lmin = rmin = 6;
-        emit_sub(e, n->lhs, lmin);
-        buf_printf(b, " %s ", n->op);
-        emit_sub(e, n->rhs, rmin);
-        return;
-    }
-    case ND_COND:
-        if (selectable(n)) {
-            /* Both arms evaluated, then one picked (fpo_sel: no branch, so the loop vectorizes). */
-            buf_printf(b, "%s_%s(", sel_fn(e), sfx(n->dt));
-            emit_expr(e, n->cond);
-            buf_add(b, ", ");
-            emit_expr(e, n->then);
-            buf_add(b, ", ");
-            emit_expr(e, n->els);
-            buf_add(b, ")");
-            return;
-        }
-        emit_sub(e, n->cond, p + 1);
-        buf_add(b, " ? ");
-        emit_sub(e, n->then, p + 1);
-        buf_add(b, " : ");
-        emit_sub(e, n->els, p);
-        return;
-    case ND_CAST:
-        if (n->dt == DT_BOOL) {
-            buf_add(b, "(");
-            emit_expr(e, n->lhs);
-            buf_add(b, " != 0)");
-            return;
-        }
-        buf_printf(b, "(%s)", c_types[n->dt]);
-        emit_sub(e, n->lhs, p);
-        return;
-    case ND_CALL:
-        emit_call(e, n);
-        return;
-    default:
-        buf_add(b, "/* ? */0");
-    }
-}
-
-/* ---- stencil statements ---- */
-
-static void emit_stmts(Emit *e, Node *n);
-
-/* The edge a region axis needs the rank to touch (both ends anchored at one edge), or 0. */
-static unsigned region_edge(const RegionAxis *r, int ax) {
-    if (r->all || r->lo_base != r->hi_base)
-        return 0;
-    if (ax == 0)
-        return r->lo_base == RB_START ? EDGE_W : EDGE_E;
-    return r->lo_base == RB_START ? EDGE_S : EDGE_N;
-}
-
-/* Whether ranks of the emitted class can hold points of region `n`. */
-static bool region_held(Emit *e, Node *n) {
-    for (int ax = 0; ax < 2; ax++) {
-        unsigned need = region_edge(&n->reg[ax], ax);
-        if (need && (e->known & need) && !(e->edges & need))
-            return false;
-    }
-    return true;
-}
-
-/* The test of region `n` at point (i, j): tile indices against the region's bounds, and the
- * tile edges it needs where the class does not fix them. */
-/* The test of one axis of a region (after `*sep`, which it updates). */
-static void emit_axis_cond(Emit *e, RegionAxis *r, int ax, const char **sep) {
-    unsigned need = region_edge(r, ax);
-    if (need && !(e->known & need)) {
-        buf_printf(e->b, "%s(fpo_edges & %uu)", *sep, need);
-        *sep = " && ";
-    }
-    const char *idx = ax ? "j + fpo_tj" : "i + fpo_ti", *last = ax ? "fpo_tnj" : "fpo_tni";
-    for (int s = 0; s < 2; s++) {
-        int base = s ? r->hi_base : r->lo_base;
-        int64_t off = s ? r->hi : r->lo;
-        buf_printf(e->b, "%s%s %s ", *sep, idx, s ? "<" : ">=");
-        *sep = " && ";
-        if (base == RB_START)
-            buf_printf(e->b, "%lld", (long long)off);
-        else
-            fpo_c_offset(e->b, fpo_fmt("%s - 1", last), off);
-    }
-}
-
-static void emit_region_cond(Emit *e, Node *n) {
-    const char *sep = "";
-    for (int ax = 0; ax < 2; ax++)
-        if (!n->reg[ax].all)
-            emit_axis_cond(e, &n->reg[ax], ax, &sep);
-    if (!*sep)
-        buf_add(e->b, "true");
-}
-
-/* The statements of a block, one level in, and its closing brace. */
-static void emit_block(Emit *e, Node *body) {
-    e->indent++;
-    emit_stmts(e, body);
-    e->indent--;
-    ind(e);
-    buf_add(e->b, "}\n");
-}
-
-/* The most assignments an if (its nested ifs included) may hold to run as selects. */
-enum { IF_SELECTS = 8 };
-
-/* Whether `if (c) { x = a; } [else { x = b; }]` sets one floating-point scalar from cheap
- * expressions: then it is emitted as x = fpo_sel_*(c, a, b) (or (c, a, x)). */
-static bool if_select(Node *n) {
-    Node *t = n->then, *f = n->els;
-    if (!t || t->next || t->kind != ND_ASSIGN || strcmp(t->op, "="))
-        return false;
-    Var *v = t->lhs->var;
-    if (v->ax != AX_SCALAR || (v->dt != DT_F64 && v->dt != DT_F32) || !cheap(t->rhs))
-        return false;
-    if (!f)
-        return true;
-    return !f->next && f->kind == ND_ASSIGN && !strcmp(f->op, "=") && f->lhs->var == v &&
-           cheap(f->rhs);
-}
-
-/* In a row version (e->where: FPO_ROW_S or FPO_ROW_N and the row's offset), whether region n
- * holds in the row: 1, 0; -1 when n is no south or north region or the row is any row. */
-static int row_holds(Emit *e, Node *n) {
-    unsigned need = region_edge(&n->reg[1], 1);
-    if (!(e->where & (FPO_ROW_S | FPO_ROW_N)) || !need)
-        return -1;
-    int o = FPO_ROW_OFF(e->where);
-    return (need == EDGE_S) == !!(e->where & FPO_ROW_S) && n->reg[1].lo <= o && o < n->reg[1].hi;
-}
-
-/* Whether statement n (and the rest of its list, with `list`) only sets floating-point
- * scalars from cheap expressions, through ifs of the same kind with cheap conditions, at most
- * *budget assignments: such an if runs as selects, without a branch (emit_if_selects). */
-static bool sel_stmts(Node *n, bool list, int *budget) {
-    for (; n; n = list ? n->next : NULL) {
-        if (n->kind == ND_ASSIGN) {
-            Var *v = n->lhs->var;
-            if (strcmp(n->op, "=") || v->ax != AX_SCALAR || (v->dt != DT_F64 && v->dt != DT_F32) ||
-                !cheap(n->rhs) || --*budget < 0)
-                return false;
-        } else if (n->kind != ND_IF || !cheap(n->cond) || !sel_stmts(n->then, true, budget) ||
-                   !sel_stmts(n->els, true, budget))
-            return false;
-    }
-    return true;
-}
-
-/* A condition with `&&` and `||` as `&` and `|`: both sides evaluated (they are cheap and
- * have no effect), so the compiler need not branch to skip one (a floating-point compare may
- * trap, as far as it knows, so it keeps the branch `&&` asks for). */
-static void emit_eager_cond(Emit *e, Node *n) {
-    if (n->kind != ND_BINARY || (strcmp(n->op, "&&") && strcmp(n->op, "||"))) {
-        emit_expr(e, n);
-        return;
-    }
-    buf_add(e->b, "(");
-    emit_eager_cond(e, n->lhs);
-    buf_printf(e->b, ") %s (", n->op[0] == '&' ? "&" : "|");
-    emit_eager_cond(e, n->rhs);
-    buf_add(e->b, ")");
-}
-
-static void emit_if_selects(Emit *e, Node *n, const char *guard, int d);
-
-/* If n under `guard` as selects (emit_if_selects), from its opening brace: its condition is
- * tested once, into fpo_t<d>, in a block of its own. */
-static void emit_if_block(Emit *e, Node *n, const char *guard, int d) {
-    buf_add(e->b, "{   /* if, as selects */\n");
-    e->indent++;
-    ind(e);
-    buf_printf(e->b, "const int fpo_t%d = (", d);
-    emit_eager_cond(e, n->cond);
-    buf_add(e->b, ");\n");
-    const char *t = fpo_fmt("fpo_t%d", d), *f = fpo_fmt("!fpo_t%d", d);
-    if (*guard)
-        t = fpo_fmt("%s & %s", guard, t), f = fpo_fmt("%s & %s", guard, f);
-    emit_if_selects(e, n->then, t, d + 1);
-    emit_if_selects(e, n->els, f, d + 1);
-    e->indent--;
-    ind(e);
-    buf_add(e->b, "}\n");
-}
-
-/* The statements n under `guard` (a C condition) as selects: x = fpo_sel(guard, a, x), ifs
- * nested one level deeper. Every value is the one the branches give; only the branches are
- * gone, so loops holding them vectorize. */
-static void emit_if_selects(Emit *e, Node *n, const char *guard, int d) {
-    for (; n; n = n->next) {
-        line_directive(e, n->loc);
-        ind(e);
-        if (n->kind == ND_IF) {
-            emit_if_block(e, n, guard, d);
-            continue;
-        }
-        emit_access(e, n->lhs);
-        buf_printf(e->b, " = %s_%s(%s, ", sel_fn(e), sfx(n->lhs->var->dt), guard);
-        emit_expr(e, n->rhs);
-        buf_add(e->b, ", ");
-        emit_access(e, n->lhs);
-        buf_add(e->b, ");\n");
-    }
-}
-
-/* Whether region `n` is emitted here: held by the class, not left out of this part of a
- * split loop, holding in this row version (then row_holds says how: 1 or -1). */
-static bool region_emitted(Emit *e, Node *n) {
-    if (!region_held(e, n))
-        return false;   /* pruned: no rank of this class holds its points */
-    if (((e->where & FPO_DROP_WE) && region_edge(&n->reg[0], 0)) ||
-        ((e->where & FPO_DROP_SN) && region_edge(&n->reg[1], 1)))
-        return false;   /* a part of a split loop where no such region holds */
-    return row_holds(e, n) != 0;   /* a row version: a south or north region not in its row */
-}
-
-static void emit_stmt(Emit *e, Node *n) {
-    if (n->kind == ND_REGION && !region_emitted(e, n))
-        return;
-    int row = n->kind == ND_REGION ? row_holds(e, n) : -1;
-    line_directive(e, n->loc);
-    ind(e);
-    switch (n->kind) {
-    case ND_REGION:
-        if (row > 0 && n->reg[0].all) {
-            buf_add(e->b, "{   /* region, holding in this row */\n");
-        } else {
-            const char *sep = "";
-            buf_add(e->b, "if (");
-            if (row > 0)   /* its rows hold: only its columns are tested */
-                emit_axis_cond(e, &n->reg[0], 0, &sep);
-            else
-                emit_region_cond(e, n);
-            buf_add(e->b, ") {   /* region */\n");
-        }
-        emit_block(e, n->body);
-        return;
-    case ND_ASSIGN:
-        emit_access(e, n->lhs);
-        buf_printf(e->b, " %s ", n->op);
-        emit_expr(e, n->rhs);
-        buf_add(e->b, ";\n");
-        return;
-    case ND_IF:
-        if (if_select(n)) {   /* x = c ? a : b, both cheap: a select, no branch */
-            Node *t = n->then, *f = n->els;
-            emit_access(e, t->lhs);
-            buf_printf(e->b, " = %s_%s(", sel_fn(e), sfx(t->lhs->var->dt));
-            emit_expr(e, n->cond);
-            buf_add(e->b, ", ");
-            emit_expr(e, t->rhs);
-            buf_add(e->b, ", ");
-            if (f)
-                emit_expr(e, f->rhs);
-            else
-                emit_access(e, t->lhs);
-            buf_add(e->b, ");\n");
-            return;
-        }
-        int budget = IF_SELECTS;
-        if (sel_stmts(n, false, &budget)) {
-            emit_if_block(e, n, "", 1);
-            return;
-        }
-        buf_add(e->b, "if (");
-        emit_expr(e, n->cond);
-        buf_add(e->b, ") {\n");
-        if (!n->els) {
-            emit_block(e, n->then);
-            return;
-        }
-        e->indent++;
-        emit_stmts(e, n->then);
-        e->indent--;
-        ind(e);
-        buf_add(e->b, "} else {\n");
-        emit_block(e, n->els);
-        return;
-    case ND_WHILE:
-        buf_add(e->b, "while (");
-        emit_expr(e, n->cond);
-        buf_add(e->b, ") {\n");
-        emit_block(e, n->body);
-        return;
-    default:
-        buf_add(e->b, ";\n");
-    }
-}
-
-static void emit_stmts(Emit *e, Node *n) {
-    for (; n; n = n->next)
-        emit_stmt(e, n);
-}
-
-/* ---- what statements mention: one walk, marks on the variables ---- */
-
-enum { MK_USED = 1, MK_READ = 2 };
-
-/* Mark the variables of stencil st the statements n, as emitted here (regions left out are
- * not), mention (MK_USED) and read (MK_READ: a local only written is declared and cast to
- * void, so that compilers do not warn that it is set but not used); add each newly marked one
- * to *seen. */
-static void mark(Emit *e, Decl *st, Node *n, Var ***seen, int *nseen);
-
-static void mark_var(Decl *st, Var *v, unsigned flags, Var ***seen, int *nseen) {
-    if (fpo_slot(st, v) < 0)
-        return;
-    if (!v->mark)
-        VPUSH(*seen, *nseen, v);
-    v->mark |= flags;
-}
-
-static void mark(Emit *e, Decl *st, Node *n, Var ***seen, int *nseen) {
-    for (; n; n = n->next) {
-        if (n->kind == ND_REGION && !region_emitted(e, n))
-            continue;
-        if (n->kind == ND_ASSIGN) {
-            mark_var(st, n->lhs->var, MK_USED | (strcmp(n->op, "=") ? MK_READ : 0), seen, nseen);
-            mark(e, st, n->lhs->kexpr, seen, nseen);
-            mark(e, st, n->rhs, seen, nseen);
-            continue;
-        }
-        if (n->var)
-            mark_var(st, n->var, MK_USED | (n->kind == ND_ACCESS ? MK_READ : 0), seen, nseen);
-        mark(e, st, n->lhs, seen, nseen);
-        mark(e, st, n->rhs, seen, nseen);
-        mark(e, st, n->cond, seen, nseen);
-        mark(e, st, n->then, seen, nseen);
-        mark(e, st, n->els, seen, nseen);
-        mark(e, st, n->body, seen, nseen);
-        mark(e, st, n->args, seen, nseen);
-        mark(e, st, n->kexpr, seen, nseen);
-    }
-}
-
-static void unmark(Var **seen, int nseen) {
-    for (int i = 0; i < nseen; i++)
-        seen[i]->mark = 0;
-}
-
-/* The marked variables seen, as a flag per param and temp slot of s; the marks cleared. */
-static unsigned char *used_slots(Decl *s, Var **seen, int nseen) {
-    unsigned char *used = fpo_new((size_t)(s->nparams + s->ntemps + 1));
-    for (int i = 0; i < nseen; i++) {
-        int x = fpo_slot(s, seen[i]);
-        if (x < s->nparams + s->ntemps)
-            used[x] = 1;
-    }
-    unmark(seen, nseen);
-    return used;
-}
-
-static int by_id(const void *a, const void *b) {
-    const Var *x = *(Var *const *)a, *y = *(Var *const *)b;
-    return (x->id > y->id) - (x->id < y->id);
-}
-
-/* A group's statements `body` at one point, at e's indent: the stencil's per-point locals
- * they use, declared, then the statements (e->where: the part of a split loop they run in,
- * which leaves regions out). */
-static void emit_point_body(Emit *e, Decl *st, Node *body) {
-    Var **seen = NULL, **locals = NULL;
-    int nseen = 0, nlocals = 0;
-    mark(e, st, body, &seen, &nseen);
-    for (int i = 0; i < nseen; i++)
-        if (seen[i]->kind == VK_LOCAL)
-            VPUSH(locals, nlocals, seen[i]);
-    if (nlocals)   /* declared in the stencil's order */
-        qsort(locals, (size_t)nlocals, sizeof *locals, by_id);
-    for (int l = 0; l < nlocals; l++) {
-        ind(e);
-        buf_printf(e->b, "%s %s = 0;\n", c_types[locals[l]->dt], cname(locals[l]->name));
-        if (!(locals[l]->mark & MK_READ)) {
-            ind(e);
-            buf_printf(e->b, "(void)%s;\n", cname(locals[l]->name));
-        }
-    }
-    unmark(seen, nseen);
-    emit_stmts(e, body);
-}
-
-/* For emit_fused.c: the statements `body` of stencil st at one point, in the state `ctx` (an
- * Emit: the variant's class) gives; `where`: the part of a split loop they run in
- * (fpo_c_iloop). */
-void fpo_c_point(Buf *b, Decl *st, Node *body, int indent, const void *ctx, unsigned where) {
-    Emit e = *(const Emit *)ctx;
-    e.b = b;
-    e.st = st;
-    e.indent = indent;
-    e.where = where;
-    emit_point_body(&e, st, body);
-}
-/* ---- I loops split at tile-edge regions ---- */
-
-/* Add to the bounds of the middle part the regions of `n` anchored at a west or east edge
- * (held by this class); count them in *nr. */
-static void isplit_bounds(Emit *e, Node *n, int *nr) {
-    for (; n; n = n->next) {
-        if (n->kind == ND_REGION && region_held(e, n) && region_edge(&n->reg[0], 0)) {
-            RegionAxis *r = &n->reg[0];
-            unsigned need = region_edge(r, 0);
-            const char *test = need & e->known ? "" : fpo_fmt("(fpo_edges & %uu) && ", need);
-            Buf line = {0};
-            if (r->lo_base == RB_START)   /* holds for i + ti < hi: the middle starts there */
-                buf_printf(&line, "if (%s%lld - fpo_ti > fpo_ia) fpo_ia = %lld - fpo_ti;\n", test,
-                           (long long)r->hi, (long long)r->hi);
-            else {                        /* holds for i + ti >= tni - 1 + lo */
-                Buf x = {0};
-                fpo_c_offset(&x, "fpo_tni - 1", r->lo);
-                buf_printf(&line, "if (%s%s - fpo_ti < fpo_ib) fpo_ib = %s - fpo_ti;\n", test,
-                           x.s, x.s);
-            }
-            if (!e->b->s || !strstr(e->b->s, line.s)) {   /* regions at one column test once */
-                ind(e);
-                buf_add(e->b, line.s);
-            }
-            (*nr)++;
-        }
-        isplit_bounds(e, n->then, nr);
-        isplit_bounds(e, n->els, nr);
-        isplit_bounds(e, n->body, nr);
-    }
-}
-
-/* Add to the test of "a south or north edge region holds in this row" (`*sep` before it) the
- * regions of `n` anchored at one of those edges; count them in *nr. */
-static void jsplit_cond(Emit *e, Node *n, int *nr, const char **sep) {
-    for (; n; n = n->next) {
-        if (n->kind == ND_REGION && region_held(e, n) && region_edge(&n->reg[1], 1)) {
-            const char *and = "";
-            buf_printf(e->b, "%s(", *sep);
-            emit_axis_cond(e, &n->reg[1], 1, &and);
-            buf_add(e->b, ")");
-            *sep = " || ";
-            (*nr)++;
-        }
-        jsplit_cond(e, n->then, nr, sep);
-        jsplit_cond(e, n->els, nr, sep);
-        jsplit_cond(e, n->body, nr, sep);
-    }
-}
-
-/* The rows of a tile's south and north regions, for the row versions of fpo_c_iloop. */
-typedef struct RowSet {
-    unsigned s, n;   /* rows j_start + o (j_end + o) a region holds in: bit o + ROW_SPAN */
-    bool bad;        /* a region no row version takes (an edge the class leaves open, or
-                      * rows further than ROW_SPAN from it) */
-} RowSet;
-
-enum { ROW_SPAN = 8, ROW_VERSIONS = 10 };
-
-static void row_set(Emit *e, Node *n, RowSet *r) {
-    for (; n; n = n->next) {
-        unsigned need = n->kind == ND_REGION && region_held(e, n) ? region_edge(&n->reg[1], 1) : 0;
-        if (need) {
-            RegionAxis *a = &n->reg[1];
-            if (!(e->known & need) || a->lo < -ROW_SPAN || a->hi > ROW_SPAN)
-                r->bad = true;
-            for (int64_t o = a->lo; !r->bad && o < a->hi; o++)
-                *(need == EDGE_S ? &r->s : &r->n) |= 1u << (o + ROW_SPAN);
-        }
-        row_set(e, n->then, r);
-        row_set(e, n->els, r);
-        row_set(e, n->body, r);
-    }
-}
-
-/* The I loop of one row, split at the west and east regions (fpo_c_iloop); `where`: where the
- * row runs already (the regions it leaves out, its row version). */
-static void isplit(Emit *e, Buf *b, Node **bodies, int nbodies, const char *ib, const char *ie,
-                   int depth, unsigned where, bool indep, FpoPointFn *point, void *arg) {
-    Buf bounds = {0};   /* the bounds' tests, written before the loops */
-    e->b = &bounds;
-    e->indent = depth + 1;
-    int nr = 0;
-    for (int k = 0; k < nbodies; k++)
-        isplit_bounds(e, bodies[k], &nr);
-    e->b = b;
-    e->indent = depth;
-    if (!nr) {
-        if (indep) {
-            ind(e);
-            buf_add(b, "FPO_IVDEP\n");
-        }
-        ind(e);
-        buf_printf(b, "for (int64_t i = %s; i < %s; i++) {\n", ib, ie);
-        point(b, depth + 1, where, arg);
-        ind(e);
-        buf_add(b, "}\n");
-        return;
-    }
-    /* The middle runs nothing when every statement is such a region (an edge fix-up). */
-    bool middle = false;
-    for (int k = 0; k < nbodies; k++)
-        for (Node *n = bodies[k]; n; n = n->next)
-            middle |= n->kind != ND_REGION || (region_held(e, n) && !region_edge(&n->reg[0], 0) &&
-                                               !((where & FPO_DROP_SN) && region_edge(&n->reg[1], 1)));
-    ind(e);
-    buf_printf(b, "{   /* I split at the tile-edge regions (%d): their columns, the middle "
-                  "without them%s, their columns */\n", nr, middle ? "" : " (nothing to run)");
-    e->indent++;
-    ind(e);
-    buf_printf(b, "int64_t fpo_ia = %s, fpo_ib = %s;\n", ib, ie);
-    buf_add(b, bounds.s);
-    ind(e);
-    buf_printf(b, "if (fpo_ia > %s) fpo_ia = %s;\n", ie, ie);
-    ind(e);
-    buf_add(b, "if (fpo_ib < fpo_ia) fpo_ib = fpo_ia;\n");
-    const char *lo[3] = {ib, "fpo_ia", "fpo_ib"}, *hi[3] = {"fpo_ia", "fpo_ib", ie};
-    for (int part = 0; part < 3; part++) {
-        if (part == 1 && !middle)
-            continue;
-        if (indep && part == 1) {   /* the edge columns branch: they do not vectorize */
-            ind(e);
-            buf_add(b, "FPO_IVDEP\n");
-        }
-        ind(e);
-        buf_printf(b, "for (int64_t i = %s; i < %s; i++) {\n", lo[part], hi[part]);
-        /* the middle without edge regions; the edge columns branch on them, scalar code */
-        point(b, depth + 2, where | (part == 1 ? FPO_DROP_WE : FPO_ONE_AT_A_TIME), arg);
-        ind(e);
-        buf_add(b, "}\n");
-    }
-    e->indent--;
-    ind(e);
-    buf_add(b, "}\n");
-}
-
-/* The I loop of row j over [ib, ie), running `point` at each i. Regions anchored at a tile
- * edge are tested at each point where they may hold and left out where they cannot, so most
- * points run without a branch and the loops vectorize: a row no south or north region holds
- * runs without them (one test per row picks that version), and the I loop is split in three
- * at the west and east regions: the columns before the middle and after it test them, the
- * middle (where none of them holds) runs without. Points run in the same order. */
-void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char *ib,
-                 const char *ie, int depth, bool indep, FpoPointFn *point, void *arg) {
-    Emit e = *(const Emit *)ctx;
-    Buf cond = {0};
-    e.b = &cond;
-    int nj = 0;
-    const char *sep = "";
-    for (int k = 0; k < nbodies; k++)
-        jsplit_cond(&e, bodies[k], &nj, &sep);
-    if (!nj) {
-        isplit(&e, b, bodies, nbodies, ib, ie, depth, 0, indep, point, arg);
-        return;
-    }
-    e.b = b;
-    e.indent = depth;
-    ind(&e);
-    buf_printf(b, "if (%s) {   /* a row of the south or north edge regions (%d) */\n", cond.s, nj);
-    RowSet rs = {0, 0, false};
-    for (int k = 0; k < nbodies; k++)
-        row_set(&e, bodies[k], &rs);
-    if (rs.bad || __builtin_popcount(rs.s) + __builtin_popcount(rs.n) > ROW_VERSIONS) {
-        isplit(&e, b, bodies, nbodies, ib, ie, depth + 1, 0, indep, point, arg);
-    } else {
-        /* A version per row, its regions without tests (no branch left in the loop where the
-         * regions' statements need none, so it vectorizes), when the tile is tall enough that
-         * no row holds both edges' regions: rows from j_start - ROW_SPAN to the highest south
-         * row, from the lowest north row to j_end + ROW_SPAN. */
-        Buf tall = {0};
-        if (rs.s && rs.n)
-            buf_printf(&tall, "fpo_tnj >= %d && ",
-                       31 - __builtin_clz(rs.s) - __builtin_ctz(rs.n) + 2);
-        const char *chain = "";   /* before each row's test: "" first, then "} else " */
-        for (int edge = 0; edge < 2; edge++)
-            for (int o = -ROW_SPAN; o < ROW_SPAN; o++) {
-                if (!((edge ? rs.n : rs.s) >> (o + ROW_SPAN) & 1u))
-                    continue;
-                Buf row = {0};
-                if (edge)
-                    fpo_c_offset(&row, "fpo_tnj - 1", o);
-                else
-                    buf_printf(&row, "%d", o);
-                e.indent = depth + 1;
-                ind(&e);
-                buf_printf(b, "%sif (%sj + fpo_tj == %s) {   /* row %s %c %d */\n", chain,
-                           tall.s ? tall.s : "", row.s, edge ? "j_end" : "j_start",
-                           o < 0 ? '-' : '+', o < 0 ? -o : o);
-                chain = "} else ";
-                isplit(&e, b, bodies, nbodies, ib, ie, depth + 2,
-                       (edge ? FPO_ROW_N : FPO_ROW_S) | FPO_ROW(o), indep, point, arg);
-            }
-        e.indent = depth + 1;
-        ind(&e);
-        buf_add(b, "} else {   /* a row of a small tile */\n");
-        isplit(&e, b, bodies, nbodies, ib, ie, depth + 2, 0, indep, point, arg);
-        e.indent = depth + 1;
-        ind(&e);
-        buf_add(b, "}\n");
-    }
-    e.indent = depth;
-    ind(&e);
-    buf_add(b, "} else {   /* rows without them */\n");
-    isplit(&e, b, bodies, nbodies, ib, ie, depth + 1, FPO_DROP_SN, indep, point,
-           arg);
-    e.indent = depth;
-    ind(&e);
-    buf_add(b, "}\n");
-}
-
-void fpo_c_expr(Buf *b, Node *n) {
-    Emit e = {0};
-    e.b = b;
-    emit_expr(&e, n);
-}
-
-const char *fpo_c_type(DType dt) { return c_types[dt]; }
-
-const char *fpo_c_name(const char *name) { return cname(name); }
-
-static bool has_region(Node *n) {
-    for (; n; n = n->next)
-        if (n->kind == ND_REGION || has_region(n->then) || has_region(n->els) ||
-            has_region(n->body))
-            return true;
-    return false;
-}
-
-static bool stencil_has_region(Decl *s) {
-    for (int c = 0; c < s->ncomps; c++)
-        for (int j = 0; j < s->comps[c].nivs; j++)
-            if (has_region(s->comps[c].ivs[j].body))
-                return true;
-    return false;
-}
-
-/* How far the regions of `n` anchored at each tile edge reach into the tile (W, E, S, N): a
- * W region holds at tile indices below r[0]; an E region at indices from tile_nx - r[1] on
- * (likewise S, N). 0: no region at that edge. */
-static void region_reach(Node *n, int64_t r[4]) {
-    for (; n; n = n->next) {
-        for (int ax = 0; n->kind == ND_REGION && ax < 2; ax++) {
-            unsigned need = region_edge(&n->reg[ax], ax);
-            int64_t *at = &r[2 * ax + (need == EDGE_E || need == EDGE_N)];
-            int64_t cells = need == EDGE_W || need == EDGE_S ? n->reg[ax].hi : 1 - n->reg[ax].lo;
-            if (need && cells > *at)
-                *at = cells;
-        }
-        region_reach(n->then, r);
-        region_reach(n->els, r);
-        region_reach(n->body, r);
-    }
-}
-
-/* Which of stencil s's params and temps s, as emitted for e's class (its regions that no rank
- * of the class holds left out), mentions: per slot (fpo_slot). */
-static unsigned char *stencil_used(Emit *e, Decl *s) {
-    Var **seen = NULL;
-    int nseen = 0;
-    for (int c = 0; c < s->ncomps; c++)
-        for (int j = 0; j < s->comps[c].nivs; j++)
-            mark(e, s, s->comps[c].ivs[j].body, &seen, &nseen);
-    return used_slots(s, seen, nseen);
-}
-
-static bool stencil_writes_in(Node *n, Var *v) {
-    for (; n; n = n->next)
-        if ((n->kind == ND_ASSIGN && n->lhs->var == v) || stencil_writes_in(n->then, v) ||
-            stencil_writes_in(n->els, v) || stencil_writes_in(n->body, v))
-            return true;
-    return false;
-}
-
-static bool stencil_writes(Decl *s, Var *v) {
-    for (int c = 0; c < s->ncomps; c++)
-        for (int j = 0; j < s->comps[c].nivs; j++)
-            if (stencil_writes_in(s->comps[c].ivs[j].body, v))
-                return true;
-    return false;
-}
-
-static void kbound(Buf *b, int base, int64_t off) {
-    const char *v = base == B_BOTTOM ? "fpo_k0" : "fpo_k1";
-    fpo_c_offset(b, v, off);
-}
-
-static void emit_field_setup(Emit *e, Var *v) {
-    Buf *b = e->b;
-    const char *t = c_types[v->dt];
-    const char *cq = stencil_writes(e->st, v) ? "" : "const ";
-    buf_printf(b, "    const int64_t fpo_sj_%s = fpo_%s->stride[1], fpo_sk_%s = fpo_%s->stride[2];\n",
-               v->name, v->name, v->name, v->name);
-    buf_printf(b,
-               "    %s%s *restrict %s = (%s%s *)fpo_%s->data - (fpo_%s->lo[0] * fpo_%s->stride[0] "
-               "+ fpo_%s->lo[1] * fpo_sj_%s + fpo_%s->lo[2] * fpo_sk_%s);\n",
-               cq, t, cname(v->name), cq, t, v->name, v->name, v->name, v->name, v->name, v->name,
-               v->name);
-    if (v->ax == AX_K)
-        buf_printf(b, "    (void)fpo_sj_%s;\n", v->name);
-    if (v->ax == AX_IJ)
-        buf_printf(b, "    (void)fpo_sk_%s;\n", v->name);
-}
-
-static Node *nth(Node *n, int i) {
-    while (i-- > 0)
-        n = n->next;
-    return n;
-}
-
-/* A group's statements at one point: its locals, then the statements. */
-typedef struct GroupPoint {
-    Emit *e;
-    Node *first;
-} GroupPoint;
-
-static void group_point(Buf *b, int depth, unsigned where, void *arg) {
-    GroupPoint *gp = arg;
-    Emit *e = gp->e;
-    (void)b;   /* e->b */
-    e->indent = depth;
-    e->where = where;
-    emit_point_body(e, e->st, gp->first);
-    e->where = 0;
-}
-
-/* One loop nest over J and I (and K when `par`) running statements of a group. */
-static void emit_group(Emit *e, Interval *iv, Group *g, bool par) {
-    Buf *b = e->b;
-    Extent x = g->ext;
-    const char *ib = x.ilo ? fpo_fmt("fpo_i0 - %lld", (long long)-x.ilo) : "fpo_i0";
-    const char *ie = x.ihi ? fpo_fmt("fpo_i1 + %lld", (long long)x.ihi) : "fpo_i1";
-    const char *jb = x.jlo ? fpo_fmt("fpo_j0 - %lld", (long long)-x.jlo) : "fpo_j0";
-    const char *je = x.jhi ? fpo_fmt("fpo_j1 + %lld", (long long)x.jhi) : "fpo_j1";
-    const char *pad = "        ";
-    if (x.ilo || x.ihi || x.jlo || x.jhi)
-        buf_printf(b, "%s/* on the domain extended by i %lld..+%lld, j %lld..+%lld: later "
-                      "statements read these values at offsets */\n",
-                   pad, (long long)x.ilo, (long long)x.ihi, (long long)x.jlo, (long long)x.jhi);
-    if (par) {
-        buf_add(b, "#ifdef _OPENMP\n#pragma omp parallel for collapse(2)\n#endif\n");
-        buf_add(b, "        for (int64_t k = fpo_kb; k < fpo_ke; k++)\n");
-    } else {
-        buf_add(b, "#ifdef _OPENMP\n#pragma omp for\n#endif\n");
-    }
-    buf_printf(b, "%s    for (int64_t j = %s; j < %s; j++) {\n", pad, jb, je);
-    Node *first = nth(iv->body, g->first), *last = nth(iv->body, g->first + g->count - 1);
-    Node *after = last->next;
-    last->next = NULL;
-    GroupPoint gp = {e, first};
-    fpo_c_iloop(b, &first, 1, e, ib, ie, 4, false, group_point, &gp);
-    last->next = after;
-    buf_printf(b, "%s    }\n", pad);
-}
-
-static void emit_stencil(Emit *e, Decl *s, StencilInfo *si) {
-    Buf *b = e->b;
-    e->st = s;
-    buf_printf(b, "\n/* stencil %s (%s:%d) */\nstatic void stencil_%s(", s->name,
-               fpo_c_comment(fpo_loc_path(s->loc)), s->loc.line, s->name);
-    for (int i = 0; i < s->nparams; i++) {
-        Var *v = s->params[i];
-        if (v->ax == AX_SCALAR)
-            buf_printf(b, "%s %s, ", c_types[v->dt], cname(v->name));
-        else
-            buf_printf(b, "const fpo_field *fpo_%s, ", v->name);
-    }
-    for (int i = 0; i < s->ntemps; i++)
-        buf_printf(b, "const fpo_field *fpo_%s, ", s->temps[i]->name);
-    buf_add(b, "const fpo_domain *fpo_dom, unsigned fpo_edges, int64_t fpo_i0, int64_t fpo_i1, "
-               "int64_t fpo_j0, int64_t fpo_j1, int64_t fpo_k0, int64_t fpo_k1) {\n");
-    buf_add(b, "    (void)fpo_k0, (void)fpo_k1;   /* intervals may use one end only */\n");
-    if (stencil_has_region(s))
-        buf_add(b, "    /* regions: this rank's place on its tile */\n"
-                   "    const int64_t fpo_ti = fpo_dom->i0, fpo_tj = fpo_dom->j0, "
-                   "fpo_tni = fpo_dom->tile_nx, fpo_tnj = fpo_dom->tile_ny;\n"
-                   "    (void)fpo_ti, (void)fpo_tj, (void)fpo_tni, (void)fpo_tnj, (void)fpo_edges;\n");
-    else
-        buf_add(b, "    (void)fpo_dom, (void)fpo_edges;\n");
-    unsigned char *used = stencil_used(e, s);
-    for (int i = 0; i < s->nparams; i++) {
-        Var *v = s->params[i];
-        if (v->ax != AX_SCALAR && used[i])
-            emit_field_setup(e, v);
-        else if (v->ax != AX_SCALAR)
-            buf_printf(b, "    (void)fpo_%s;\n", v->name);
-        else if (!used[i])
-            buf_printf(b, "    (void)%s;\n", cname(v->name));
-    }
-    for (int i = 0; i < s->ntemps; i++) {
-        if (used[s->nparams + i])
-            emit_field_setup(e, s->temps[i]);
-        else
-            buf_printf(b, "    (void)fpo_%s;\n", s->temps[i]->name);
-    }
-    static const char *orders[] = {"PARALLEL", "FORWARD", "BACKWARD"};
-    for (int c = 0; c < s->ncomps; c++) {
-        Comp *cp = &s->comps[c];
-        buf_printf(b, "\n    /* computation %d: %s */\n", c + 1, orders[cp->order]);
-        for (int v = 0; v < cp->nivs; v++) {
-            Interval *iv = &cp->ivs[v];
-            buf_add(b, "    {\n        const int64_t fpo_kb = ");
-            kbound(b, iv->lo.base, iv->lo.off);
-            buf_add(b, ", fpo_ke = ");
-            kbound(b, iv->hi.base, iv->hi.off);
-            buf_add(b, ";\n");
-            line_directive(e, iv->loc);
-            bool par = cp->order == ORD_PARALLEL;
-            /* K in order: one team for the whole column loop; every thread walks K and
-             * shares each level's J rows (`omp for` ends with a barrier). */
-            if (!par)
-                buf_add(b, "#ifdef _OPENMP\n#pragma omp parallel\n#endif\n");
-            if (cp->order == ORD_FORWARD)
-                buf_add(b, "        for (int64_t k = fpo_kb; k < fpo_ke; k++) {\n");
-            else if (cp->order == ORD_BACKWARD)
-                buf_add(b, "        for (int64_t k = fpo_ke - 1; k >= fpo_kb; k--) {\n");
-            for (int g = 0; g < si->ngroups[c][v]; g++)
-                emit_group(e, iv, &si->groups[c][v][g], par);
-            if (!par)
-                buf_add(b, "        }\n");
-            buf_add(b, "    }\n");
-        }
-    }
-    buf_add(b, "}\n");
-    e->st = NULL;
-}
-
-/* ---- what the CUDA back end (emit_cuda.c) takes from here ---- */
-
-const void *fpo_c_ctx(Ir *ir, unsigned edges) {
-    Emit *e = fpo_new(sizeof *e);
-    *e = (Emit){ir, NULL, NULL, 0, EDGE_ALL, edges, NULL, 0, NULL, NULL, NULL};
-    return e;
-}
-
-unsigned char *fpo_c_used(const void *ctx, Decl *s, Node *body) {
-    Emit e = *(const Emit *)ctx;
-    Var **seen = NULL;
-    int nseen = 0;
-    mark(&e, s, body, &seen, &nseen);
-    return used_slots(s, seen, nseen);
-}
-
-bool fpo_c_has_region(Decl *s) { return stencil_has_region(s); }
-
-void fpo_c_field_setup(Buf *b, Decl *st, Var *v) {
-    Emit e = {0};
-    e.b = b;
-    e.st = st;
-    emit_field_setup(&e, v);
-}
-
 
 /* ---- program ---- */
 
@@ -1259,17 +78,6 @@ static const char *field_ref(Prog *pg, Var *v) {
     return fpo_fmt("&p->tmp[%d]", slot - pg->nfparams);
 }
 
-static const char *dbound(DBound d) {
-    static const char *base[] = {"0", "nx", "ny", "nz"};
-    if (d.base == DB_ZERO)
-        return fpo_fmt("%lld", (long long)d.off);
-    if (!d.off)
-        return base[d.base];
-    return fpo_fmt("%s %c %lld", base[d.base], d.off > 0 ? '+' : '-',
-                   (long long)(d.off > 0 ? d.off : -d.off));
-}
-
-const char *fpo_c_dbound(DBound d) { return dbound(d); }
 
 /* ---- halo statements ---- */
 
@@ -1358,23 +166,23 @@ static bool halo_touched_by(Node *h, Node *n) {
 }
 
 static void emit_halo_check(Emit *e, const char *call, Node *h) {
-    ind(e);
+    fpo_c_ind(e);
     buf_printf(e->b, "if (%s)\n", call);
-    ind(e);
+    fpo_c_ind(e);
     buf_printf(e->b, "    return fpo_halo_failed_(err, \"%s\", &fpo_herr);\n",
                fpo_c_str(halo_text(h)));
 }
 
 static void emit_halo_finish(Emit *e, Node *h) {
-    ind(e);
+    fpo_c_ind(e);
     buf_printf(e->b, "{   /* finish %s: before the next statement that touches its fields */\n",
                fpo_c_comment(halo_text(h)));
     e->indent++;
-    ind(e);
+    fpo_c_ind(e);
     buf_add(e->b, "fpo_halo_error fpo_herr;\n");
     emit_halo_check(e, fpo_fmt("fpo_halo_finish(p->plan[%d], &fpo_herr)", h->halo.plan), h);
     e->indent--;
-    ind(e);
+    fpo_c_ind(e);
     buf_add(e->b, "}\n");
 }
 
@@ -1388,10 +196,10 @@ static void emit_halo(Emit *e, Prog *pg, Node *h, const Build *bd) {
     static const char *dirs[] = {"FPO_HALO_FILL_X", "FPO_HALO_FILL_Y"};
     int64_t depth = halo_depth(h, bd);
     Buf *b = e->b;
-    ind(e);
+    fpo_c_ind(e);
     buf_add(b, "{\n");
     e->indent++;
-    ind(e);
+    fpo_c_ind(e);
     buf_add(b, "fpo_halo_error fpo_herr;\n");
     switch (h->halo.op) {
     case HO_UPDATE:
@@ -1402,7 +210,7 @@ static void emit_halo(Emit *e, Prog *pg, Node *h, const Build *bd) {
                         h);
         break;
     case HO_COPY_CORNERS:
-        ind(e);
+        fpo_c_ind(e);
         buf_printf(b, "const fpo_halo_field fpo_q = %s;\n", halo_field(pg, h->args));
         if (e->stream)
             emit_halo_check(e,
@@ -1419,7 +227,7 @@ static void emit_halo(Emit *e, Prog *pg, Node *h, const Build *bd) {
         break;
     case HO_FILL_CORNERS: {
         bool c = h->halo.vec == HV_C;
-        ind(e);
+        fpo_c_ind(e);
         buf_printf(b, "const fpo_halo_field fpo_u = %s, fpo_v = %s;\n", halo_field(pg, h->args),
                    halo_field(pg, h->args->next));
         if (e->stream)
@@ -1440,7 +248,7 @@ static void emit_halo(Emit *e, Prog *pg, Node *h, const Build *bd) {
     }
     }
     e->indent--;
-    ind(e);
+    fpo_c_ind(e);
     buf_add(b, "}\n");
 }
 
@@ -1628,7 +436,7 @@ static void emit_run(Emit *e, Prog *pg, Node *n) {
         n = list[at];
         for (int k = first[at]; k >= 0; k = next[k]) {
             if (k > at) {
-                ind(e);
+                fpo_c_ind(e);
                 buf_printf(b, "/* start %s here: its fields are final */\n",
                            fpo_c_comment(halo_text(list[k])));
             }
@@ -1656,7 +464,7 @@ static void emit_run(Emit *e, Prog *pg, Node *n) {
                 i++;
             }
         }
-        line_directive(e, n->loc);
+        fpo_c_line(e, n->loc);
         switch (n->kind) {
         case ND_HALO:
             if (n->halo.op != HO_UPDATE)   /* updates were started above */
@@ -1664,72 +472,72 @@ static void emit_run(Emit *e, Prog *pg, Node *n) {
             break;
         case ND_HOSTCALL: {
             Decl *cb = n->decl;
-            ind(e);
+            fpo_c_ind(e);
             buf_printf(b, "{\n");
             if (e->stream) {   /* the callback sees the fields as the kernels before it left them */
-                ind(e);
+                fpo_c_ind(e);
                 buf_printf(b, "    fpo_status fpo_sw = fpo_cuda_wait(fpo__cu, \"%s\", err);\n",
                            e->ir->name);
-                ind(e);
+                fpo_c_ind(e);
                 buf_add(b, "    if (fpo_sw)\n");
-                ind(e);
+                fpo_c_ind(e);
                 buf_add(b, "        return fpo_sw;\n");
             }
-            ind(e);
+            fpo_c_ind(e);
             buf_printf(b, "    fpo_status fpo_st = %s(p->user", cb->name);
             for (int i = 0; i < cb->nparams; i++) {
                 buf_add(b, ", ");
                 if (cb->params[i]->ax == AX_SCALAR)
-                    emit_expr(e, n->argv[i]);
+                    fpo_c_emit(e, n->argv[i]);
                 else
                     buf_add(b, field_ref(pg, n->argv[i]->var));
             }
             buf_add(b, ", err);\n");
-            ind(e);
+            fpo_c_ind(e);
             buf_printf(b, "    if (fpo_st)\n");
-            ind(e);
+            fpo_c_ind(e);
             buf_printf(b, "        return fpo_st;   /* the callback's message is in err */\n");
-            ind(e);
+            fpo_c_ind(e);
             buf_add(b, "}\n");
             break;
         }
         case ND_ASSIGN:
-            ind(e);
-            buf_printf(b, "%s %s ", cname(n->lhs->var->name), n->op);
-            emit_expr(e, n->rhs);
+            fpo_c_ind(e);
+            buf_printf(b, "%s %s ", fpo_c_name(n->lhs->var->name), n->op);
+            fpo_c_emit(e, n->rhs);
             buf_add(b, ";\n");
             break;
         case ND_FOR: {
-            const char *v = cname(n->var->name);
-            ind(e);
+            const char *v = fpo_c_name(n->var->name);
+            fpo_c_ind(e);
             buf_printf(b, "for (%s = ", v);
-            emit_expr(e, n->lhs);
+            fpo_c_emit(e, n->lhs);
             buf_printf(b, "; %s < ", v);
-            emit_expr(e, n->rhs);
+            fpo_c_emit(e, n->rhs);
             buf_printf(b, "; %s++) {\n", v);
             e->indent++;
             emit_run(e, pg, n->body);
             e->indent--;
-            ind(e);
+            fpo_c_ind(e);
             buf_add(b, "}\n");
             break;
         }
         case ND_IF:
-            ind(e);
+            fpo_c_ind(e);
             buf_add(b, "if (");
-            emit_expr(e, n->cond);
+            fpo_c_emit(e, n->cond);
             buf_add(b, ") {\n");
             e->indent++;
             emit_run(e, pg, n->then);
             e->indent--;
             if (n->els) {
-                ind(e);
+                fpo_c_ind(e);
                 buf_add(b, "} else {\n");
                 e->indent++;
                 emit_run(e, pg, n->els);
                 e->indent--;
             }
-            ind(e);
+            fpo_c_ind(e);
             buf_add(b, "}\n");
             break;
         case ND_STAGES:
@@ -1743,12 +551,12 @@ static void emit_run(Emit *e, Prog *pg, Node *n) {
             }
             for (Node *st = n->body; st; st = st->next) {
                 Decl *s = st->decl;
-                ind(e);
+                fpo_c_ind(e);
                 buf_printf(b, "stencil_%s(", s->name);
                 for (int i = 0; i < s->nparams; i++) {
                     Node *a = st->argv[i];
                     if (s->params[i]->ax == AX_SCALAR)
-                        emit_expr(e, a);
+                        fpo_c_emit(e, a);
                     else
                         buf_add(b, field_ref(pg, a->var));
                     buf_add(b, ", ");
@@ -1759,7 +567,7 @@ static void emit_run(Emit *e, Prog *pg, Node *n) {
                 const char *kb[3] = {"0", "0", "0"};
                 (void)kb;
                 for (int a = 0; a < 3; a++)
-                    buf_printf(b, "%s, %s%s", dbound(st->dom.lo[a]), dbound(st->dom.hi[a]),
+                    buf_printf(b, "%s, %s%s", fpo_c_dbound(st->dom.lo[a]), fpo_c_dbound(st->dom.hi[a]),
                                a < 2 ? ", " : ");\n");
             }
             break;
@@ -1776,10 +584,10 @@ static DBound shift(DBound d, int64_t off) { return (DBound){d.base, d.off + off
 /* A K bound of a box as an expression of the call's K range (k0, k1) and nz. */
 static const char *kb_expr(int base, int64_t off, DBound k0, DBound k1) {
     if (base == KB_BOTTOM)
-        return dbound(shift(k0, off));
+        return fpo_c_dbound(shift(k0, off));
     if (base == KB_TOP)
-        return dbound(shift(k1, off));
-    return dbound((DBound){base == KB_NZ ? DB_NZ : DB_ZERO, off});
+        return fpo_c_dbound(shift(k1, off));
+    return fpo_c_dbound((DBound){base == KB_NZ ? DB_NZ : DB_ZERO, off});
 }
 
 /* Append `line` to the need block `call` of one stencil call unless the block has it already
@@ -1827,11 +635,11 @@ static void emit_needs(Buf *b, Prog *pg, Node *n) {
                     Box *bx = &si->boxes[x][k];
                     if (v->ax != AX_K) {
                         need_once(&call, &lines, fpo_fmt("    fpo_need(p->lo[%d], p->hi[%d], 0, %s, %s);",
-                                                 slot, slot, dbound(shift(st->dom.lo[0], bx->ilo)),
-                                                 dbound(shift(st->dom.hi[0], bx->ihi))));
+                                                 slot, slot, fpo_c_dbound(shift(st->dom.lo[0], bx->ilo)),
+                                                 fpo_c_dbound(shift(st->dom.hi[0], bx->ihi))));
                         need_once(&call, &lines, fpo_fmt("    fpo_need(p->lo[%d], p->hi[%d], 1, %s, %s);",
-                                                 slot, slot, dbound(shift(st->dom.lo[1], bx->jlo)),
-                                                 dbound(shift(st->dom.hi[1], bx->jhi))));
+                                                 slot, slot, fpo_c_dbound(shift(st->dom.lo[1], bx->jlo)),
+                                                 fpo_c_dbound(shift(st->dom.hi[1], bx->jhi))));
                     }
                     if (v->ax != AX_IJ)
                         need_once(&call, &lines, fpo_fmt("    fpo_need(p->lo[%d], p->hi[%d], 2, %s, %s);",
@@ -1861,27 +669,12 @@ static void number_plans(Node *n, int *nplans, int *nhalo) {
     }
 }
 
-/* `text` as a C string literal (lines joined with \n, one literal a line; escaped as
- * fpo_c_str does). */
-char *fpo_c_string(const char *text) {
-    Buf b = {0};
-    buf_add(&b, "\"");
-    for (const char *c = text; *c; c++) {
-        if (*c == '\n') {
-            buf_add(&b, c[1] ? "\\n\"\n    \"" : "\\n");
-            continue;
-        }
-        c_str_char(&b, *c, false);
-    }
-    buf_add(&b, "\"");
-    return b.s;
-}
 
 /* Which regions of the statements n the class of e holds, one character each, onto h. */
 static void regions_held_in(Emit *e, Node *n, Buf *h) {
     for (; n; n = n->next) {
         if (n->kind == ND_REGION)
-            buf_add(h, region_held(e, n) ? "1" : "0");
+            buf_add(h, fpo_c_held(e, n) ? "1" : "0");
         regions_held_in(e, n->then, h);
         regions_held_in(e, n->els, h);
         regions_held_in(e, n->body, h);
@@ -1901,13 +694,13 @@ static char *emit_variant(Prog *pg, unsigned edges, char **body) {
     Sched *sched = pg->build->sched;
     Emit e = {ir, &stencils, NULL, 0, EDGE_ALL, edges, sched, 0, NULL, NULL, NULL};
     for (int s = 0; s < ir->nstencils && !fpo_sched_inline(sched); s++)
-        emit_stencil(&e, ir->stencils[s], fpo_extent(ir->stencils[s]));
+        fpo_c_stencil(&e, ir->stencils[s], fpo_extent(ir->stencils[s]));
     e.b = &run;
     e.indent = 1;
     for (int i = 0; i < ir->nscalars; i++) {
         Var *v = ir->scalars[i];
-        buf_printf(&run, "    %s %s = 0;\n", c_types[v->dt], cname(v->name));
-        buf_printf(&run, "    (void)%s;\n", cname(v->name));
+        buf_printf(&run, "    %s %s = 0;\n", fpo_c_type(v->dt), fpo_c_name(v->name));
+        buf_printf(&run, "    (void)%s;\n", fpo_c_name(v->name));
     }
     if (fpo_sched_inline(sched))
         fpo_emit_views(&run, sched);
@@ -1933,8 +726,8 @@ char *fpo_c_run_body(Ir *ir, const Build *bd, unsigned edges, FpoBlockFn *block,
     Emit e = {ir, &run, NULL, 1, EDGE_ALL, edges, bd->sched, 0, block, arg, stream};
     for (int i = 0; i < ir->nscalars; i++) {
         Var *v = ir->scalars[i];
-        buf_printf(&run, "    %s %s = 0;\n", c_types[v->dt], cname(v->name));
-        buf_printf(&run, "    (void)%s;\n", cname(v->name));
+        buf_printf(&run, "    %s %s = 0;\n", fpo_c_type(v->dt), fpo_c_name(v->name));
+        buf_printf(&run, "    (void)%s;\n", fpo_c_name(v->name));
     }
     emit_run(&e, &pg, ir->body);
     buf_add(&run, "");
@@ -1961,8 +754,8 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
     for (int i = 0; i < ir->nparams; i++) {
         Var *v = ir->params[i];
         if (v->ax == AX_SCALAR) {
-            buf_printf(&run_params, ", %s %s", c_types[v->dt], cname(v->name));
-            buf_printf(&run_args, ", %s", cname(v->name));
+            buf_printf(&run_params, ", %s %s", fpo_c_type(v->dt), fpo_c_name(v->name));
+            buf_printf(&run_args, ", %s", fpo_c_name(v->name));
             continue;
         }
         buf_printf(&fields, "    fpo_field %s;   /* %s */\n", v->name, fpo_fmt("field<%s, %s>",
@@ -2103,7 +896,7 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
     for (int i = 0; i < ir->nstencils; i++)
         for (int c = 0; c < ir->stencils[i]->ncomps; c++)
             for (int j = 0; j < ir->stencils[i]->comps[c].nivs; j++)
-                region_reach(ir->stencils[i]->comps[c].ivs[j].body, reach);
+                fpo_c_reach(ir->stencils[i]->comps[c].ivs[j].body, reach);
     const char *reach_s = fpo_fmt("%lld, %lld, %lld, %lld", (long long)reach[0],
                                   (long long)reach[1], (long long)reach[2], (long long)reach[3]);
     Buf cbprotos = {0};
@@ -2116,9 +909,9 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
         for (int k = 0; k < cb->nparams; k++) {
             Var *v = cb->params[k];
             if (v->ax == AX_SCALAR)
-                buf_printf(&cbprotos, ", %s %s", c_types[v->dt], cname(v->name));
+                buf_printf(&cbprotos, ", %s %s", fpo_c_type(v->dt), fpo_c_name(v->name));
             else
-                buf_printf(&cbprotos, ", const fpo_field *%s", cname(v->name));
+                buf_printf(&cbprotos, ", const fpo_field *%s", fpo_c_name(v->name));
         }
         buf_add(&cbprotos, ", fpo_error *err);\n");
     }

@@ -549,11 +549,6 @@ static void plane_views(Buf *b, Sched *s, Block *bl, FGroup *G, int depth) {
     }
 }
 
-const char *fpo_array_of(Sched *s, int x) {
-    return x < s->nfparams ? fpo_fmt("p->f.%s", s->slots[x]->name)
-                           : fpo_fmt("p->tmp[%d]", x - s->nfparams);
-}
-
 /* A row pipeline's fetches at step fpo_r of level k before its I-J loop l (pass_prefetch): of
  * each array, the row it first touches p->fetch_rows steps later. The arrays are spread over
  * the step's loops, a row each before every few loops: a burst of every row at once fills the

@@ -151,6 +151,8 @@ int *fpo_nests_slots(Sched *s, Block *b, int first, int count, int *n);
 /* The users of `slot` that are nests of group G of block `block`: s->users[slot][*e0 .. *e1). */
 void fpo_group_users(Sched *s, int block, FGroup *G, int slot, int *e0, int *e1);
 bool fpo_dbound_eq(DBound a, DBound b);
+/* Whether any check is compiled in (then run goes through the inlined schedule, groups apart). */
+bool fpo_instrumented(const Instrument *n);
 /* What a run of nests (a group or loop being built) does to each slot, gathered as nests
  * join, so that a nest is checked against the whole run at once: `ok` says which accesses
  * two nests may share when one of them writes (at the point, at the level). */
@@ -220,13 +222,13 @@ extern const char *const fpo_pass_names[PASS_COUNT];
 extern const bool fpo_pass_default[PASS_COUNT];   /* on unless switched off */
 int fpo_pass_find(const char *name);
 Sched *fpo_optimize(Ir *ir, Pipeline *pl);
-bool fpo_instrumented(const Instrument *n);
 char *fpo_sched_json(Sched *s);
 
 /* dot.c */
 char *fpo_sched_dot(Sched *s);
 
-/* emit_c.c: C text of IR pieces, for emit_fused.c (ctx: emit_c's state, for region pruning) */
+/* emit_stmt.c: C text of IR pieces, for every back end (ctx: the state of emission, for region
+ * pruning) */
 void fpo_c_expr(Buf *b, Node *n);
 /* v plus off as C text: "(v + off)", "(v - |off|)", or v. */
 void fpo_c_offset(Buf *b, const char *v, int64_t off);
@@ -251,26 +253,29 @@ const char *fpo_c_dbound(DBound d);
 const char *fpo_c_type(DType dt);
 char *fpo_c_string(const char *text);
 /* Text from outside (paths) for the inside of a C string literal, of a printf format, of a
- * comment: nothing in it ends them or forms a directive (emit_c.c). */
+ * comment: nothing in it ends them or forms a directive. */
 const char *fpo_c_str(const char *text);
 const char *fpo_c_fmt(const char *text);
 const char *fpo_c_comment(const char *text);
-
-void fpo_emit_c_sched(Ir *ir, Sched *sched, Output out[2]);
+/* The fpo_field of array slot x in run: a field parameter (p->f.NAME) or a temporary kept as
+ * an array (p->tmp[...]). */
+const char *fpo_array_of(Sched *s, int x);
 
 /* For emit_cuda.c: the state of emission for the variant of class `edges`, C names of .fpo
  * names, what statements use (regions the class leaves out do not count), a stencil field's
- * setup (its origin pointer and strides from its fpo_field), and run's body (program scalars,
- * loops, ifs) with each block of stencil calls written by `block` (called for a block's first
- * ND_STAGES node, then for its later ones), and halo statements and host callbacks ordered
- * with the work queued on `stream` (a C expression; fields are device memory). */
-typedef void FpoBlockFn(Buf *b, Node *stages, int indent, void *arg);
+ * setup (its origin pointer and strides from its fpo_field). */
 const void *fpo_c_ctx(Ir *ir, unsigned edges);
 const char *fpo_c_name(const char *name);
 /* per param and temp slot of s (fpo_slot): whether body, as emitted in ctx, mentions it */
 unsigned char *fpo_c_used(const void *ctx, Decl *s, Node *body);
 bool fpo_c_has_region(Decl *s);
 void fpo_c_field_setup(Buf *b, Decl *st, Var *v);
+
+/* emit_c.c: run's body (program scalars, loops, ifs) for the variant of class `edges`, with
+ * each block of stencil calls written by `block` (called for a block's first ND_STAGES node,
+ * then for its later ones), and halo statements and host callbacks ordered with the work
+ * queued on `stream` (a C expression; fields are device memory), for emit_cuda.c. */
+typedef void FpoBlockFn(Buf *b, Node *stages, int indent, void *arg);
 char *fpo_c_run_body(Ir *ir, const Build *bd, unsigned edges, FpoBlockFn *block, void *arg,
                      const char *stream);
 bool fpo_build_has(const Build *bd, const char *backend);
@@ -284,9 +289,6 @@ char *fpo_cuda_summary(Ir *ir, const Build *bd);
 /* emit_fused.c */
 void fpo_emit_block(Buf *b, Sched *s, Node *stages, int indent, const void *ctx);
 void fpo_emit_views(Buf *b, Sched *s);
-/* The fpo_field of array slot x in run: a field parameter (p->f.NAME) or a temporary kept as
- * an array (p->tmp[...]). */
-const char *fpo_array_of(Sched *s, int x);
 void fpo_emit_decls(Buf *b, Sched *s);
 /* --instrument: the checks after group gno of block bl (its variable-K reads are sites site0
  * + 1 ..), and a group's timer at its start or end; with `device` (emit_cuda.c) the arrays

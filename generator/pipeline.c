@@ -116,11 +116,6 @@ static char *dump(Sched *s) {
     return b.s;
 }
 
-/* Whether any check is compiled in (then run goes through the inlined schedule, groups apart). */
-bool fpo_instrumented(const Instrument *n) {
-    return n->nan || n->nnegative || n->trace || n->progress || n->timers || n->bounds;
-}
-
 Sched *fpo_optimize(Ir *ir, Pipeline *pl) {
     bool on[PASS_COUNT];
     for (int p = 0; p < PASS_COUNT; p++)

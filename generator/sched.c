@@ -115,6 +115,11 @@ void fpo_group_users(Sched *s, int block, FGroup *G, int slot, int *e0, int *e1)
         ++*e1;
 }
 
+/* Whether any check is compiled in (then run goes through the inlined schedule, groups apart). */
+bool fpo_instrumented(const Instrument *n) {
+    return n->nan || n->nnegative || n->trace || n->progress || n->timers || n->bounds;
+}
+
 bool fpo_dbound_eq(DBound a, DBound b) { return a.base == b.base && a.off == b.off; }
 
 /* A unit being built: at[slot] is the index of its access to slot, plus 1 (0: none yet). */

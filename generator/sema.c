@@ -30,21 +30,6 @@ int builtin_find(const char *name) {
     return 0;
 }
 
-static const char *dtype_names[] = {"f32", "f64", "i32", "bool"};
-static const char *axes_names[] = {"IJK", "IJ", "K", "scalar"};
-
-const char *dtype_name(DType dt) { return dtype_names[dt]; }
-const char *axes_name(Axes ax) { return axes_names[ax]; }
-
-bool dtype_parse(const char *s, int len, DType *dt) {
-    for (int i = 0; i < 4; i++)
-        if ((int)strlen(dtype_names[i]) == len && !memcmp(s, dtype_names[i], (size_t)len)) {
-            *dt = (DType)i;
-            return true;
-        }
-    return false;
-}
-
 static const char *type_str(DType dt, Axes ax) {
     if (ax == AX_SCALAR)
         return dtype_name(dt);
