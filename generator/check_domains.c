@@ -26,7 +26,7 @@ static void widen(Span *s, DBound lo, DBound hi) {
 }
 
 static const char *range(DBound lo, DBound hi) {
-    return fpo_fmt("%s .. %s", fpo_c_dbound(lo), fpo_c_dbound(hi));
+    return fpo_fmt("%s .. %s", fpo_dbound_text(lo), fpo_dbound_text(hi));
 }
 
 /* Whether a halo statement or a host callback of the program body `n` names v: they write

@@ -567,7 +567,7 @@ static void emit_run(Emit *e, Prog *pg, Node *n) {
                 const char *kb[3] = {"0", "0", "0"};
                 (void)kb;
                 for (int a = 0; a < 3; a++)
-                    buf_printf(b, "%s, %s%s", fpo_c_dbound(st->dom.lo[a]), fpo_c_dbound(st->dom.hi[a]),
+                    buf_printf(b, "%s, %s%s", fpo_dbound_text(st->dom.lo[a]), fpo_dbound_text(st->dom.hi[a]),
                                a < 2 ? ", " : ");\n");
             }
             break;
@@ -584,10 +584,10 @@ static DBound shift(DBound d, int64_t off) { return (DBound){d.base, d.off + off
 /* A K bound of a box as an expression of the call's K range (k0, k1) and nz. */
 static const char *kb_expr(int base, int64_t off, DBound k0, DBound k1) {
     if (base == KB_BOTTOM)
-        return fpo_c_dbound(shift(k0, off));
+        return fpo_dbound_text(shift(k0, off));
     if (base == KB_TOP)
-        return fpo_c_dbound(shift(k1, off));
-    return fpo_c_dbound((DBound){base == KB_NZ ? DB_NZ : DB_ZERO, off});
+        return fpo_dbound_text(shift(k1, off));
+    return fpo_dbound_text((DBound){base == KB_NZ ? DB_NZ : DB_ZERO, off});
 }
 
 /* Append `line` to the need block `call` of one stencil call unless the block has it already
@@ -635,11 +635,11 @@ static void emit_needs(Buf *b, Prog *pg, Node *n) {
                     Box *bx = &si->boxes[x][k];
                     if (v->ax != AX_K) {
                         need_once(&call, &lines, fpo_fmt("    fpo_need(p->lo[%d], p->hi[%d], 0, %s, %s);",
-                                                 slot, slot, fpo_c_dbound(shift(st->dom.lo[0], bx->ilo)),
-                                                 fpo_c_dbound(shift(st->dom.hi[0], bx->ihi))));
+                                                 slot, slot, fpo_dbound_text(shift(st->dom.lo[0], bx->ilo)),
+                                                 fpo_dbound_text(shift(st->dom.hi[0], bx->ihi))));
                         need_once(&call, &lines, fpo_fmt("    fpo_need(p->lo[%d], p->hi[%d], 1, %s, %s);",
-                                                 slot, slot, fpo_c_dbound(shift(st->dom.lo[1], bx->jlo)),
-                                                 fpo_c_dbound(shift(st->dom.hi[1], bx->jhi))));
+                                                 slot, slot, fpo_dbound_text(shift(st->dom.lo[1], bx->jlo)),
+                                                 fpo_dbound_text(shift(st->dom.hi[1], bx->jhi))));
                     }
                     if (v->ax != AX_IJ)
                         need_once(&call, &lines, fpo_fmt("    fpo_need(p->lo[%d], p->hi[%d], 2, %s, %s);",

@@ -232,8 +232,8 @@ static void ind(Buf *b, int depth) {
 /* The launch of kernel `k` on points [ib, ie) x [jb, je), levels [ka, kz) (nk block layers). */
 static void launch_nest(Cu *c, Buf *b, Unit *u, const char *k, SBox x, const char *ka,
                         const char *kz, const char *nk, int depth) {
-    const char *ib = fpo_c_dbound(x.lo[0]), *ie = fpo_c_dbound(x.hi[0]);
-    const char *jb = fpo_c_dbound(x.lo[1]), *je = fpo_c_dbound(x.hi[1]);
+    const char *ib = fpo_dbound_text(x.lo[0]), *ie = fpo_dbound_text(x.hi[0]);
+    const char *jb = fpo_dbound_text(x.lo[1]), *je = fpo_dbound_text(x.hi[1]);
     ind(b, depth);
     buf_printf(b, "FPO_LAUNCH(fpo__cu, %s, %s, (%s) - (%s), (%s) - (%s), %s, %d, %d, (",
                what(u->st, u->stage->loc), k, ie, ib, je, jb, nk, CU_BX, CU_BY);
@@ -244,7 +244,7 @@ static void launch_nest(Cu *c, Buf *b, Unit *u, const char *k, SBox x, const cha
 /* One loop nest of the schedule on its own: its kernel(s) and launch(es). */
 static void emit_nest(Cu *c, Buf *b, Unit *u, int depth) {
     Interval *iv = &u->st->comps[u->comp].ivs[u->iv];
-    const char *ka = fpo_c_dbound(u->box.lo[2]), *kz = fpo_c_dbound(u->box.hi[2]);
+    const char *ka = fpo_dbound_text(u->box.lo[2]), *kz = fpo_dbound_text(u->box.hi[2]);
     if (u->par) {
         Group *g = &u->si->groups[u->comp][u->iv][u->grp];
         Node *first = nth(iv->body, g->first), *last = nth(iv->body, g->first + g->count - 1);
@@ -677,15 +677,15 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
     buf_add(kb, "}\n");
 
     SBox x = unit_cols(u);
-    const char *ib = fpo_c_dbound(x.lo[0]), *ie = fpo_c_dbound(x.hi[0]);
-    const char *jb = fpo_c_dbound(x.lo[1]), *je = fpo_c_dbound(x.hi[1]);
+    const char *ib = fpo_dbound_text(x.lo[0]), *ie = fpo_dbound_text(x.hi[0]);
+    const char *jb = fpo_dbound_text(x.lo[1]), *je = fpo_dbound_text(x.hi[1]);
     ind(b, depth);
     buf_printf(b, "FPO_LAUNCH(fpo__cu, %s, %s, (%s) - (%s), (%s) - (%s), 1, %d, %d, (",
                what(s, u->stage->loc), name, ie, ib, je, jb, CU_BX, CU_BY);
     nest_args(c, b, u);
     buf_printf(b, "%s, %s, %s, %s", ib, ie, jb, je);
     for (int m = 0; m < k->n; m++)
-        buf_printf(b, ", %s, %s", fpo_c_dbound(u[m].box.lo[2]), fpo_c_dbound(u[m].box.hi[2]));
+        buf_printf(b, ", %s, %s", fpo_dbound_text(u[m].box.lo[2]), fpo_dbound_text(u[m].box.hi[2]));
     buf_add(b, "));\n");
 }
 
@@ -1045,10 +1045,10 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         SBox x = g->u[i].box;
         ind(b, depth + 1);
         buf_printf(b, "fpo_span_(&fpo_i0, &fpo_i1, %s, %s), fpo_span_(&fpo_j0, &fpo_j1, %s, %s);\n",
-                   fpo_c_dbound(x.lo[0]), fpo_c_dbound(x.hi[0]), fpo_c_dbound(x.lo[1]),
-                   fpo_c_dbound(x.hi[1]));
+                   fpo_dbound_text(x.lo[0]), fpo_dbound_text(x.hi[0]), fpo_dbound_text(x.lo[1]),
+                   fpo_dbound_text(x.hi[1]));
     }
-    const char *ka = fpo_c_dbound(g->u[0].box.lo[2]), *kz = fpo_c_dbound(g->u[0].box.hi[2]);
+    const char *ka = fpo_dbound_text(g->u[0].box.lo[2]), *kz = fpo_dbound_text(g->u[0].box.hi[2]);
     ind(b, depth + 1);
     buf_printf(b, "FPO_LAUNCH_TILES%s(fpo__cu, %s, %s, fpo_i1 > fpo_i0 ? (fpo_i1 - fpo_i0 + %d) / %d "
                   ": 0, fpo_j1 > fpo_j0 ? (fpo_j1 - fpo_j0 + %d) / %d : 0, (%s) - (%s), %s(",
@@ -1065,8 +1065,8 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
                 fpo_c_expr(b, u->stage->argv[a]);
                 buf_add(b, ", ");
             }
-        buf_printf(b, "%s, %s, %s, %s, ", fpo_c_dbound(u->box.lo[0]), fpo_c_dbound(u->box.hi[0]),
-                   fpo_c_dbound(u->box.lo[1]), fpo_c_dbound(u->box.hi[1]));
+        buf_printf(b, "%s, %s, %s, %s, ", fpo_dbound_text(u->box.lo[0]), fpo_dbound_text(u->box.hi[0]),
+                   fpo_dbound_text(u->box.lo[1]), fpo_dbound_text(u->box.hi[1]));
     }
     buf_printf(b, "p->dom, p->edges, fpo_i0, fpo_j0, %s));\n", ka);
     ind(b, depth);

@@ -166,7 +166,7 @@ static void emit_point(Buf *b, Unit *u, Node *body, const void *ctx, int depth, 
     buf_add(b, "}\n");
 }
 
-static const char *bound(DBound d) { return fpo_c_dbound(d); }
+static const char *bound(DBound d) { return fpo_dbound_text(d); }
 
 /* What one I loop runs at each point: statements [first, first + count) of nests, after the
  * declarations in `pre` (scalar temporaries). */

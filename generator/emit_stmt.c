@@ -964,18 +964,6 @@ const char *fpo_c_type(DType dt) { return c_types[dt]; }
 
 const char *fpo_c_name(const char *name) { return cname(name); }
 
-static const char *dbound(DBound d) {
-    static const char *base[] = {"0", "nx", "ny", "nz"};
-    if (d.base == DB_ZERO)
-        return fpo_fmt("%lld", (long long)d.off);
-    if (!d.off)
-        return base[d.base];
-    return fpo_fmt("%s %c %lld", base[d.base], d.off > 0 ? '+' : '-',
-                   (long long)(d.off > 0 ? d.off : -d.off));
-}
-
-const char *fpo_c_dbound(DBound d) { return dbound(d); }
-
 static bool has_region(Node *n) {
     for (; n; n = n->next)
         if (n->kind == ND_REGION || has_region(n->then) || has_region(n->els) ||

@@ -179,6 +179,7 @@ SBox fpo_unit_points(Unit *u);
 bool fpo_dbound_inside(DBound rlo, DBound rhi, DBound wlo, DBound whi);
 int fpo_nest_host(const FGroup *G, int i);
 int64_t fpo_dbound_at(DBound d, int64_t nz);
+const char *fpo_dbound_text(DBound d);   /* "0", "nx + 3", "nz - 1" */
 /* Operations a point (operators, conditionals, builtin calls; a function call its body's)
  * group G computes per 3D array it touches in memory. A row pipeline of FPO_HEAVY or more is
  * heavy on arithmetic (pass_prefetch, pass_width): the chain of tests/bench computes 4 per
@@ -249,7 +250,6 @@ typedef void FpoPointFn(Buf *b, int depth, unsigned where, void *arg);
 /* `indep`: no point of the loop reads what another point writes (FPO_IVDEP, see there). */
 void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char *ib,
                  const char *ie, int depth, bool indep, FpoPointFn *point, void *arg);
-const char *fpo_c_dbound(DBound d);
 const char *fpo_c_type(DType dt);
 char *fpo_c_string(const char *text);
 /* Text from outside (paths) for the inside of a C string literal, of a printf format, of a

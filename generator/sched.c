@@ -500,6 +500,17 @@ bool fpo_dbound_inside(DBound rlo, DBound rhi, DBound wlo, DBound whi) {
 }
 
 /* A bound's value at a given nz (0- or nz-based bounds of the K axis). */
+/* A bound as C text: "0", "nx + 3", "nz - 1" (the names run's code and messages use). */
+const char *fpo_dbound_text(DBound d) {
+    static const char *base[] = {"0", "nx", "ny", "nz"};
+    if (d.base == DB_ZERO)
+        return fpo_fmt("%lld", (long long)d.off);
+    if (!d.off)
+        return base[d.base];
+    return fpo_fmt("%s %c %lld", base[d.base], d.off > 0 ? '+' : '-',
+                   (long long)(d.off > 0 ? d.off : -d.off));
+}
+
 int64_t fpo_dbound_at(DBound d, int64_t nz) { return (d.base == DB_NZ ? nz : 0) + d.off; }
 
 /* Nest i of group G (an index in the group): the index of the first nest of the sweep whose K
