@@ -302,11 +302,22 @@ typedef struct Win {
     Var **w;           /* w[0 .. r]: the registers, as scalar variables of the statements */
 } Win;
 
+/* A field the walk only reads, at its own point and level: the values of the next AHEAD
+ * levels (in the walk's order) are loaded ahead into fpo_q_NAME_0 .. _AHEAD-1, q_0 the level
+ * walked, so that a thread has that many loads in flight instead of one a level. */
+enum { AHEAD = 8, AHEAD_FIELDS = 3 };
+typedef struct Ahead {
+    Var *v;
+    Var **q;           /* q[0 .. AHEAD): the registers, as scalar variables of the statements */
+} Ahead;
+
 typedef struct Walk {
     Unit *u;           /* units [u, u + n): intervals of one computation of one stencil call */
     int n;
     Win *win;
     int nwin;
+    Ahead *ahead;
+    int nahead;
     int peel;          /* levels walked first reading stored values back from memory (the
                         * registers of a kept value hold a level only once it was walked) */
 } Walk;
@@ -458,6 +469,47 @@ static bool walk_window(Cu *c, Walk *k, Var *v, Win *w) {
     return true;
 }
 
+/* Whether the walk reads field v only at its own point and level and no nest of it writes
+ * v's slot (under any name): then the values ahead in memory stay what they are while the walk
+ * runs, and loading them early gives the same bits. */
+static bool walk_reads_only(Cu *c, Walk *k, Var *v) {
+    if (v->ax != AX_IJK)
+        return false;
+    int x = fpo_call_slot(c->s, k->u, v);
+    bool read = false;
+    for (int m = 0; m < k->n; m++) {
+        Acc *a = fpo_unit_acc(&k->u[m], x);
+        if (!a)
+            continue;
+        if (a->write || !a->kconst || a->ij_only)
+            return false;
+        for (int d = 0; d < 3; d++)
+            if (a->lo[d] || a->hi[d])
+                return false;
+        read |= a->read;
+    }
+    return read;
+}
+
+static void plan_ahead(Cu *c, Walk *k) {
+    Decl *s = k->u->st;
+    for (int i = 0; i < s->nparams + s->ntemps && k->nahead < AHEAD_FIELDS; i++) {
+        Var *v = i < s->nparams ? s->params[i] : s->temps[i - s->nparams];
+        if (!walk_reads_only(c, k, v))
+            continue;
+        Ahead a = {v, fpo_new(sizeof(Var *) * AHEAD)};
+        for (int t = 0; t < AHEAD; t++) {
+            Var *q = fpo_new(sizeof *q);
+            q->name = fpo_fmt("fpo_q_%s_%d", v->name, t);
+            q->kind = VK_PARAM;
+            q->dt = v->dt;
+            q->ax = AX_SCALAR;
+            a.q[t] = q;
+        }
+        VPUSH(k->ahead, k->nahead, a);
+    }
+}
+
 /* The longest walk from nest u (of `left` nests of its group), with its registers; false
  * where it would be the plain column kernel (one interval, nothing in registers). Fused
  * schedules only: the unfused reference keeps a kernel a nest and every value in memory. */
@@ -467,7 +519,7 @@ static bool plan_walk(Cu *c, Unit *u, int left, Walk *k) {
     int n = 1;
     while (n < left && walk_joins(u, n + 1))
         n++;
-    *k = (Walk){u, n, NULL, 0, 0};
+    *k = (Walk){u, n, NULL, 0, NULL, 0, 0};
     Decl *s = u->st;
     for (int i = 0; i < s->nparams + s->ntemps; i++) {
         Var *v = i < s->nparams ? s->params[i] : s->temps[i - s->nparams];
@@ -478,7 +530,8 @@ static bool plan_walk(Cu *c, Unit *u, int left, Walk *k) {
                 k->peel = w.r;
         }
     }
-    return n > 1 || k->nwin;
+    plan_ahead(c, k);
+    return n > 1 || k->nwin || k->nahead;
 }
 
 /* Statements rewritten for the registers: a write `v = e` as `fpo_w_v_0 = e; v = fpo_w_v_0;`
@@ -519,6 +572,10 @@ static Node *rw_node(Rw *r, Node *n, bool top) {
     Win *w;
     if (n->kind == ND_ACCESS) {
         m->kexpr = rw_list(r, n->kexpr, false);
+        for (int a = 0; a < r->k->nahead; a++)
+            if (r->k->ahead[a].v == n->var && n->kmode == KM_CONST && !n->off[0] &&
+                !n->off[1] && !n->off[2])
+                return reg_access(n, r->k->ahead[a].q[0]);
         if (!(w = rw_win(r, n->var, &wi)))
             return m;
         int64_t d = r->fwd ? -n->off[2] : n->off[2];
@@ -592,6 +649,29 @@ static void walk_shift(Buf *b, Walk *k, int depth) {
         }
 }
 
+/* The read-ahead registers from level `k` on (`kz`: the interval's end, fwd; `ka`: its start):
+ * all of them (`fill`, at an interval's start), or moved one level on with the last loaded. */
+static void walk_ahead(Buf *b, Walk *k, bool fwd, const char *ka, const char *kz, bool fill,
+                       int depth) {
+    for (int a = 0; a < k->nahead; a++) {
+        Var *v = k->ahead[a].v;
+        for (int t = fill ? 0 : 1; t <= AHEAD; t++) {
+            if (t == AHEAD && fill)
+                break;
+            int at = fill ? t : t - 1;   /* the register set; level k + t (fwd) */
+            ind(b, depth);
+            if (!fill && t < AHEAD) {
+                buf_printf(b, "fpo_q_%s_%d = fpo_q_%s_%d;\n", v->name, at, v->name, t);
+                continue;
+            }
+            const char *lev = fwd ? fpo_fmt("k + %d", t) : fpo_fmt("k - %d", t);
+            buf_printf(b, "fpo_q_%s_%d = %s %s %s ? %s[i + j * fpo_sj_%s + (%s) * fpo_sk_%s] : 0;\n",
+                       v->name, at, lev, fwd ? "<" : ">=", fwd ? kz : ka, fpo_c_name(v->name),
+                       v->name, lev, v->name);
+        }
+    }
+}
+
 /* The walk's kernel (appended to c->kernels) and its launch (to b). */
 static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
     Unit *u = k->u;
@@ -608,6 +688,9 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
         for (int i = 0; i < s->nparams + s->ntemps; i++)
             used[i] |= a[i] | e[i];
     }
+    for (int i = 0; i < s->nparams + s->ntemps; i++)   /* the read-ahead loads use the views */
+        for (int a = 0; a < k->nahead; a++)
+            used[i] |= k->ahead[a].v == (i < s->nparams ? s->params[i] : s->temps[i - s->nparams]);
     buf_printf(kb, "\n/* stencil %s (%s:%d), computation %d, interval%s %d", s->name,
                fpo_loc_path(s->loc), s->loc.line, u->comp + 1, k->n > 1 ? "s" : "", u->iv + 1);
     if (k->n > 1)
@@ -616,6 +699,10 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
     for (int i = 0; i < k->nwin; i++)
         buf_printf(kb, "%s %s (%d level%s back%s)", i ? "," : "; in registers:", k->win[i].v->name,
                    k->win[i].r, k->win[i].r == 1 ? "" : "s", k->win[i].drop ? ", never stored" : "");
+    for (int a = 0; a < k->nahead; a++)
+        buf_printf(kb, "%s %s", a ? "," : "; read ahead:", k->ahead[a].v->name);
+    if (k->nahead)
+        buf_printf(kb, " (%d levels)", AHEAD);
     buf_add(kb, " */\n");
     buf_printf(kb, "static __global__ void %s(", name);
     for (int i = 0; i < s->nparams; i++) {
@@ -641,6 +728,10 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
         for (int d = 0; d <= k->win[i].r; d++)
             buf_printf(kb, "    %s fpo_w_%s_%d = 0;\n    (void)fpo_w_%s_%d;\n",
                        fpo_c_type(k->win[i].v->dt), k->win[i].v->name, d, k->win[i].v->name, d);
+    for (int a = 0; a < k->nahead; a++)
+        for (int t = 0; t < AHEAD; t++)
+            buf_printf(kb, "    %s fpo_q_%s_%d = 0;\n", fpo_c_type(k->ahead[a].v->dt),
+                       k->ahead[a].v->name, t);
     if (k->peel)
         buf_add(kb, "    int fpo_n = 0;   /* levels walked in a row: the registers hold that many */\n");
     if (k->peel && k->n > 1)
@@ -651,6 +742,8 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
             buf_printf(kb, "        if (%s != fpo_last)\n            fpo_n = 0;\n",
                        fwd ? fpo_fmt("fpo_ka%d - 1", m) : fpo_fmt("fpo_kz%d", m));
         buf_printf(kb, "        int64_t k = %s;\n", fwd ? fpo_fmt("fpo_ka%d", m) : fpo_fmt("fpo_kz%d - 1", m));
+        const char *ka = fpo_fmt("fpo_ka%d", m), *kz = fpo_fmt("fpo_kz%d", m);
+        walk_ahead(kb, k, fwd, ka, kz, true, 2);
         const char *more = fwd ? fpo_fmt("k < fpo_kz%d", m) : fpo_fmt("k >= fpo_ka%d", m);
         const char *step = fwd ? "k++" : "k--";
         bool peel = k->peel && unit_reads_back(k, &u[m]);
@@ -662,6 +755,7 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
                            "read back from memory */\n", more, k->peel, step);
             fpo_c_point(kb, s, mem[m], 3, c->ctx, FPO_ONE_AT_A_TIME);
             walk_shift(kb, k, 3);
+            walk_ahead(kb, k, fwd, ka, kz, false, 3);
             buf_add(kb, "        }\n");
         }
         if (c->unroll > 1)
@@ -669,6 +763,7 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
         buf_printf(kb, "        for (; %s; %s) {\n", more, step);
         fpo_c_point(kb, s, reg[m], 3, c->ctx, FPO_ONE_AT_A_TIME);
         walk_shift(kb, k, 3);
+        walk_ahead(kb, k, fwd, ka, kz, false, 3);
         buf_add(kb, "        }\n");
         if (k->peel && k->n > 1)
             buf_printf(kb, "        fpo_last = %s;\n", fwd ? fpo_fmt("fpo_kz%d - 1", m) : fpo_fmt("fpo_ka%d", m));
