@@ -10,7 +10,8 @@
 #   tests/gpu/run-on-device.sh                          # there: runs everything in .gpu/
 #
 # There it runs: the gpu-labelled checks (tests/cuda: the CUDA back end against the C back end,
-# bit for bit, every variant, and the refusals) at three sizes; the halo library on device
+# bit for bit, every variant, and the refusals) at three sizes; the builtins against the C
+# library's in ulp (builtins_check); the halo library on device
 # memory (halo_test_cuda on 6 and 24 ranks); the halo statements on device memory
 # (tests/codepaths' halo_stmts on 6 ranks, fused and unfused: device packing, staging, device
 # corner fills, the host callback); --instrument on the GPU (tests/optimizer's checks_run,
@@ -21,7 +22,8 @@
 # fpo_cuda_bench_<tag> of the kernel-shape sweep that was built (FPO_CUDA_SWEEP=ON), with a
 # table of their times; with FPO_GPU_PROFILE, Nsight Compute's view of the chain's kernels.
 # Prints everything, a summary last; exits non-zero if a check failed. With OUT set, the whole
-# log is also written to $OUT/gpu.log.
+# log is also written to $OUT/gpu.log; with FPO_GPU_ONLY (a regex), only the checks whose
+# names match it run.
 set -u -o pipefail
 if [ "${1:-}" = "--stage" ]; then
     build=${2:?usage: run-on-device.sh --stage BUILD_DIR [SWEEP_BUILD_DIR]}
@@ -29,7 +31,8 @@ if [ "${1:-}" = "--stage" ]; then
     rm -rf .gpu
     mkdir -p .gpu/rt/bin .gpu/rt/lib .gpu/rt/ompi/bin .gpu/rt/pmix
     bins=()
-    for b in tests/cuda/cuda_check_gpu tests/cuda/fpo_cuda_bench example_model/fpo_example_model \
+    for b in tests/cuda/cuda_check_gpu tests/cuda/builtins_check_gpu tests/cuda/fpo_cuda_bench \
+             example_model/fpo_example_model \
              tests/codepaths/cp_halo_gpu_fused tests/codepaths/cp_halo_gpu_unfused \
              tests/optimizer/opt_checks_cuda_run_nan tests/optimizer/opt_checks_cuda_run_neg \
              tests/optimizer/opt_checks_cuda_run_trace tests/halo/halo_test_cuda; do
@@ -86,9 +89,13 @@ bin=$rt/bin
 fail=0
 summary=""
 note() { summary="$summary$1"$'\n'; }
-check() {   # check NAME COMMAND...: runs it, notes pass or FAIL
+check() {   # check NAME COMMAND...: runs it, notes pass or FAIL (FPO_GPU_ONLY: a regex, only
+            # the checks whose names match it)
     local name=$1
     shift
+    if [ -n "${FPO_GPU_ONLY:-}" ] && ! [[ $name =~ $FPO_GPU_ONLY ]]; then
+        return 0
+    fi
     echo "== $name"
     if "$@"; then note "pass  $name"; else note "FAIL  $name"; fail=1; fi
 }
@@ -100,6 +107,9 @@ grep -m1 'model name' /proc/cpuinfo
 echo "cores: $(nproc)"
 
 check "cuda_gpu.check 40 x 43 x 16, every variant" "$bin/cuda_check_gpu" 40 43 16
+# builtins the C library and CUDA compute each their own way: within their ulp tolerances
+[ -x "$bin/builtins_check_gpu" ] &&
+    check "builtins on the GPU within their ulp tolerances (f64 and f32)" "$bin/builtins_check_gpu" 256 256
 for size in "96 99 30" "192 192 8"; do
     check "cuda_gpu.check $size, every variant" \
         bash -o pipefail -c "'$bin/cuda_check_gpu' $size | grep -v ' 0 differ fused, 0 unfused'"
