@@ -80,6 +80,14 @@ static void *device_copy(const void *from, size_t bytes) {
     return p;
 }
 
+static void device_free(void *p) {
+#ifdef ON_GPU
+    cudaFree(p);
+#else
+    free(p);
+#endif
+}
+
 static void host_copy(void *to, const void *dev, size_t bytes) {
 #ifdef ON_GPU
     cudaMemcpy(to, dev, bytes, cudaMemcpyDeviceToHost);
@@ -170,6 +178,9 @@ int main(int argc, char **argv) {
     }
     bi_step_close(pc);
     bi_step_close(pg);
+    for (int i = 0; i < 6; i++)
+        device_free(dev[i]);
+    free(a), free(b), free(o), free(gout), free(a32), free(b32), free(o32), free(gout32);
     printf(bad ? "builtins: some differ by more than their tolerance\n"
                : "builtins: every builtin within its tolerance\n");
     return bad;
