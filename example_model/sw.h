@@ -68,12 +68,17 @@ em_status em_sw_ref_init(em_sw_ref *r, const em_sphere *s, em_sw_case tc, em_err
 void em_sw_ref_free(em_sw_ref *r);
 void em_sw_ref_step(em_sw_ref *r, const em_sw_param *p);
 
-/* Invariants of a tile's own cells into exact sums: mass sum A h, total energy
+/* swdiag.c: invariants of a rank's (or tile's) own cells into exact sums: mass sum A h, total energy
  * sum A (h |V|^2 / 2 + g h (h / 2 + hs)), potential enstrophy sum A (zeta + f)^2 / (2 h)
  * (zeta from the D-grid circulation of each cell). */
 enum { EM_SW_MASS, EM_SW_ENERGY, EM_SW_ENSTROPHY, EM_SW_NINV };
 void em_sw_invariants_add(em_xsum acc[EM_SW_NINV], const em_grid *g, const em_sw_metric *m,
                           const double *h, const double *u, const double *v, const double *hs,
                           const double *fc);
+/* A fingerprint of the state on g's own points: the sum modulo 2^64 of a hash of each value's
+ * bits and its place (field, tile, global index) over the cells (h), the y-faces (u) and the
+ * x-faces (v) that g owns (a tile's last row or column of faces by the ranks on that edge), so
+ * the sum over any layout's ranks is the same. */
+uint64_t em_sw_fingerprint(const em_grid *g, const double *h, const double *u, const double *v);
 
 #endif

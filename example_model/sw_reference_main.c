@@ -18,21 +18,9 @@ static void usage(void) {
             "  DDDMP, D2_BG divergence damping (0.2, 0)\n");
 }
 
-/* FNV-1a over the bits of the tiles' own cells (h) and faces (u, v), tile by tile. */
 static uint64_t fingerprint(const em_sw_ref *r) {
-    uint64_t x = 1469598103934665603u;
-    for (int t = 0; t < 6; t++) {
-        const em_grid *g = &r->s->g[t];
-        for (int j = 0; j <= g->n; j++)
-            for (int i = 0; i <= g->n; i++) {
-                size_t at = EM_AT(g, i, j);
-                double d[3] = {i < g->n && j < g->n ? r->h[t][at] : 0.0,
-                               i < g->n ? r->u[t][at] : 0.0, j < g->n ? r->v[t][at] : 0.0};
-                unsigned char b[sizeof d];
-                memcpy(b, d, sizeof d);
-                for (size_t k = 0; k < sizeof b; k++) x = (x ^ b[k]) * 1099511628211u;
-            }
-    }
+    uint64_t x = 0;
+    for (int t = 0; t < 6; t++) x += em_sw_fingerprint(&r->s->g[t], r->h[t], r->u[t], r->v[t]);
     return x;
 }
 

@@ -59,6 +59,10 @@ void em_sw_ref_free(em_sw_ref *r) {
 #define W(k) (r->w[t][k])
 #define W2(t, k) (r->w[t][k])
 
+/* min and max as FPO's builtins compute them. */
+static double mn(double a, double b) { return a < b ? a : b; }
+static double mx(double a, double b) { return a > b ? a : b; }
+
 /* The arrays of work array k of the six tiles. */
 static double *const *col(em_sw_ref *r, int k, double *out[6]) {
     for (int t = 0; t < 6; t++) out[t] = r->w[t][k];
@@ -369,7 +373,7 @@ static void dsw_energy(em_sw_ref *r, int t, const em_sw_param *p) {
             if (ci >= 0 && cj == 0) d = d - vf[AT(0, -1)];  /* SW, SE */
             if (ci >= 0 && cj == 1) d = d + vf[at];         /* NE, NW */
             d = m->rarea_c[at] * d;
-            double damp = r->da_min_c * fmax(p->d2_bg, fmin(0.2, p->dddmp * fabs(d * p->dt)));
+            double damp = r->da_min_c * mx(p->d2_bg, mn(0.2, p->dddmp * fabs(d * p->dt)));
 
             W(DIV)[at] = d;
             W(BB)[at] = keb[at] + damp * d + dtg * (hb[at] + r->hsb[t][at]);
@@ -427,26 +431,4 @@ void em_sw_ref_step(em_sw_ref *r, const em_sw_param *p) {
         dsw_winds(r, T);
     }
 #undef EACH
-}
-
-void em_sw_invariants_add(em_xsum acc[EM_SW_NINV], const em_grid *g, const em_sw_metric *m,
-                          const double *h, const double *u, const double *v, const double *hs,
-                          const double *fc) {
-    (void)m;
-    ptrdiff_t sx = g->sx;
-    for (int j = 0; j < g->ny; j++)
-        for (int i = 0; i < g->nx; i++) {
-            size_t at = EM_AT(g, i, j);
-            double a = g->area[at];
-            double uca = 0.5 * (u[at] + u[AT(0, 1)]), vca = 0.5 * (v[at] + v[AT(1, 0)]);
-            double ua = (uca - vca * g->cosa_s[at]) * g->rsin2[at];
-            double va = (vca - uca * g->cosa_s[at]) * g->rsin2[at];
-            double ke = 0.5 * (ua * uca + va * vca);
-            double zeta = g->rarea[at] * (u[at] * g->dx[at] - u[AT(0, 1)] * g->dx[AT(0, 1)] -
-                                          v[at] * g->dy[at] + v[AT(1, 0)] * g->dy[AT(1, 0)]);
-            double q = zeta + fc[at];
-            em_xsum_add(&acc[EM_SW_MASS], a * h[at]);
-            em_xsum_add(&acc[EM_SW_ENERGY], a * (h[at] * ke + EM_GRAV * h[at] * (0.5 * h[at] + hs[at])));
-            em_xsum_add(&acc[EM_SW_ENSTROPHY], a * q * q / (2.0 * h[at]));
-        }
 }
