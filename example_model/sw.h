@@ -81,4 +81,27 @@ void em_sw_invariants_add(em_xsum acc[EM_SW_NINV], const em_grid *g, const em_sw
  * the sum over any layout's ranks is the same. */
 uint64_t em_sw_fingerprint(const em_grid *g, const double *h, const double *u, const double *v);
 
+/* The eastward and northward wind (from the cell's 3D wind) and the relative vorticity (the
+ * D-grid circulation over the area) of g's own cells, arrays of g's shape. */
+void em_sw_cell_fields(const em_grid *g, const em_sw_metric *m, const double *u, const double *v,
+                       double *ue, double *vn, double *zeta);
+
+/* swnc.c: a CF-style NetCDF file of the whole sphere (global arrays [tile][y][x], 6 N N):
+ * lon, lat (degrees), area once; per record h, u, v (eastward, northward), vorticity, and the
+ * invariants mass, energy, enstrophy. */
+enum { EM_SW_NC_TIME, EM_SW_NC_LON, EM_SW_NC_LAT, EM_SW_NC_AREA, EM_SW_NC_H, EM_SW_NC_U,
+       EM_SW_NC_V, EM_SW_NC_VORT, EM_SW_NC_MASS, EM_SW_NC_ENERGY, EM_SW_NC_ENSTROPHY,
+       EM_SW_NC_NVARS };
+typedef struct em_sw_nc {
+    int ncid, n, var[EM_SW_NC_NVARS];
+    size_t nt;
+} em_sw_nc;
+em_status em_sw_nc_create(em_sw_nc *f, const char *path, int n, const double *lon,
+                          const double *lat, const double *area, const char *title,
+                          em_error *err);
+/* Append a record: h, u, v, vorticity as global arrays, and the invariants. */
+em_status em_sw_nc_write(em_sw_nc *f, double time_s, const double *const field[4],
+                         const double inv[EM_SW_NINV], em_error *err);
+em_status em_sw_nc_close(em_sw_nc *f, em_error *err);
+
 #endif

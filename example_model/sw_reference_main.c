@@ -13,10 +13,12 @@
 static void usage(void) {
     fprintf(stderr,
             "usage: fpo_sw_reference [-t 2|5|6|g|j] [-n N] [-a ALPHA] [-d DAYS] [-s STEPS]\n"
-            "                        [-c COURANT] [-o HORD] [-k DDDMP] [-b D2_BG] [-q] [-T]\n"
+            "                        [-c COURANT] [-o HORD] [-k DDDMP] [-b D2_BG] [-f FILE.nc] [-q] [-T]\n"
             "  test case (2), N cells per tile edge (24), ALPHA radians (0), DAYS (5),\n"
             "  STEPS (from COURANT, 0.5: the gravity-wave Courant number), HORD 2, 6 or 8 (8),\n"
-            "  DDDMP, D2_BG divergence damping (0.2, 0); -q: no time series; -T: the table\n"
+            "  DDDMP, D2_BG divergence damping (0.2, 0); FILE: CF NetCDF of h, winds, vorticity\n"
+            "  and the invariants at the start and every tenth of the run; -q: no time series;\n"
+            "  -T: the table\n"
             "  (test case 2 at N = 24, 48, 96, alpha 0 and pi/4, 5 days; test case 5 at N = 48,\n"
             "  15 days)\n");
 }
@@ -38,12 +40,55 @@ static void invariants(const em_sw_ref *r, double out[EM_SW_NINV]) {
 typedef struct sw_run {
     em_sw_case tc;
     int n, steps, hord, quiet;
+    const char *path;           /* NetCDF output, or NULL */
     double days, courant;
     em_sw_param p;
     em_norms e;
     double drift[EM_SW_NINV];   /* relative change of the invariants at the end */
     uint64_t fp;
 } sw_run;
+
+/* The file's record of r's state at time t (s), its invariants inv. */
+static int record(em_sw_nc *f, const em_sw_ref *r, double t, const double inv[EM_SW_NINV],
+                  double *glob, double *work) {
+    int n = r->s->n;
+    size_t nc = 6 * (size_t)n * n, np = em_grid_points(&r->s->g[0]);
+    double *fld[4] = {glob, glob + nc, glob + 2 * nc, glob + 3 * nc};
+    for (int t6 = 0; t6 < 6; t6++) {
+        const em_grid *g = &r->s->g[t6];
+        em_sw_cell_fields(g, &r->m[t6], r->u[t6], r->v[t6], work, work + np, work + 2 * np);
+        em_to_global(g, r->h[t6], fld[0]);
+        for (int k = 0; k < 3; k++) em_to_global(g, work + k * np, fld[k + 1]);
+    }
+    em_error err;
+    if (em_sw_nc_write(f, t, (const double *const *)fld, inv, &err)) {
+        fprintf(stderr, "fpo_sw_reference: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+/* The file of run x: the grid (degrees), its title. */
+static int open_file(em_sw_nc *f, const sw_run *x, double **glob, double **work, size_t np) {
+    int n = x->n;
+    size_t nc = 6 * (size_t)n * n, nv = 6 * ((size_t)n + 1) * ((size_t)n + 1);
+    double *lon = malloc(nc * sizeof *lon), *lat = malloc(nc * sizeof *lat), *area = malloc(nc * sizeof *area),
+           *lonb = malloc(nv * sizeof *lonb), *latb = malloc(nv * sizeof *latb);
+    *glob = malloc(4 * nc * sizeof **glob), *work = calloc(3 * np, sizeof **work);
+    em_error err;
+    int bad = !lon || !lat || !area || !lonb || !latb || !*glob || !*work;
+    if (!bad) bad = em_global_grid(n, lon, lat, area, lonb, latb, &err) != EM_OK;
+    if (!bad) {
+        for (size_t k = 0; k < nc; k++) lon[k] *= 180.0 / EM_PI, lat[k] *= 180.0 / EM_PI;
+        char title[128];
+        snprintf(title, sizeof title, "shallow-water test case %c, plain-C reference, N=%d",
+                 x->tc.id < 10 ? '0' + x->tc.id : x->tc.id, n);
+        bad = em_sw_nc_create(f, x->path, n, lon, lat, area, title, &err) != EM_OK;
+    }
+    if (bad) fprintf(stderr, "fpo_sw_reference: %s\n", lon && *work ? err.msg : "out of memory");
+    free(lon), free(lat), free(area), free(lonb), free(latb);
+    return bad;
+}
 
 /* One run: the initial state, the steps (the invariants every tenth of them unless quiet), the
  * norms of h against the initial state. */
@@ -72,11 +117,17 @@ static int run(sw_run *x) {
         memcpy(h0t[t], r.h[t], em_grid_points(&s.g[t]) * sizeof(double));
     }
     invariants(&r, inv0);
+    em_sw_nc f;
+    double *glob = NULL, *work = NULL;
+    int bad = 0;
+    if (x->path && (open_file(&f, x, &glob, &work, em_grid_points(&s.g[0])) || record(&f, &r, 0.0, inv0, glob, work)))
+        return 1;
     int every = steps / 10 > 0 ? steps / 10 : 1;
-    for (int k = 0; k < steps; k++) {
+    for (int k = 0; k < steps && !bad; k++) {
         em_sw_ref_step(&r, &x->p);
         if ((k + 1) % every == 0 || k + 1 == steps) {
             invariants(&r, inv);
+            if (x->path) bad = record(&f, &r, (k + 1) * x->p.dt, inv, glob, work);
             for (int c = 0; c < EM_SW_NINV; c++) x->drift[c] = (inv[c] - inv0[c]) / inv0[c];
             if (!x->quiet)
                 printf("day %7.3f  mass %+.3e  energy %+.3e  enstrophy %+.3e\n", (k + 1) * x->p.dt / 86400.0,
@@ -90,10 +141,14 @@ static int run(sw_run *x) {
     int st = em_norms_finish(&acc, &x->e, &err);
     if (st) fprintf(stderr, "fpo_sw_reference: %s\n", err.msg);
     x->fp = fingerprint(&r);
+    if (x->path) {
+        if (em_sw_nc_close(&f, &err)) fprintf(stderr, "fpo_sw_reference: %s\n", err.msg), st = 1;
+        free(glob), free(work);
+    }
     for (int t = 0; t < 6; t++) free(h0t[t]);
     em_sw_ref_free(&r);
     em_sphere_free(&s);
-    return st != 0;
+    return st != 0 || bad;
 }
 
 /* -T: test case 2's norms and observed orders, and test case 5's invariants, in Markdown. */
@@ -149,6 +204,7 @@ int main(int argc, char **argv) {
         case 'o': x.hord = atoi(v); break;
         case 'k': x.p.dddmp = atof(v); break;
         case 'b': x.p.d2_bg = atof(v); break;
+        case 'f': x.path = v; break;
         default: return usage(), 2;
         }
         k++;

@@ -1,5 +1,6 @@
 /* swdiag.c: a shallow-water state to its invariants (mass, total energy, potential enstrophy,
  * as exact sums) and to a fingerprint that does not depend on the layout of ranks. */
+#include <math.h>
 #include <string.h>
 
 #include "sw.h"
@@ -25,6 +26,24 @@ void em_sw_invariants_add(em_xsum acc[EM_SW_NINV], const em_grid *g, const em_sw
             em_xsum_add(&acc[EM_SW_MASS], a * h[at]);
             em_xsum_add(&acc[EM_SW_ENERGY], a * (h[at] * ke + EM_GRAV * h[at] * (0.5 * h[at] + hs[at])));
             em_xsum_add(&acc[EM_SW_ENSTROPHY], a * q * q / (2.0 * h[at]));
+        }
+}
+
+void em_sw_cell_fields(const em_grid *g, const em_sw_metric *m, const double *u, const double *v,
+                       double *ue, double *vn, double *zeta) {
+    ptrdiff_t sx = g->sx;
+    for (int j = 0; j < g->ny; j++)
+        for (int i = 0; i < g->nx; i++) {
+            size_t at = EM_AT(g, i, j);
+            double uca = 0.5 * (u[at] + u[AT(0, 1)]), vca = 0.5 * (v[at] + v[AT(1, 0)]);
+            double ua = (uca - vca * g->cosa_s[at]) * g->rsin2[at];
+            double va = (vca - uca * g->cosa_s[at]) * g->rsin2[at];
+            double w[3], lon = g->clon[at], lat = g->clat[at];
+            for (int c = 0; c < 3; c++) w[c] = ua * m->tx[c][at] + va * m->ty[c][at];
+            ue[at] = -sin(lon) * w[0] + cos(lon) * w[1];
+            vn[at] = -sin(lat) * cos(lon) * w[0] - sin(lat) * sin(lon) * w[1] + cos(lat) * w[2];
+            zeta[at] = g->rarea[at] * (u[at] * g->dx[at] - u[AT(0, 1)] * g->dx[AT(0, 1)] -
+                                       v[at] * g->dy[at] + v[AT(1, 0)] * g->dy[AT(1, 0)]);
         }
 }
 
