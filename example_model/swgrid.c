@@ -10,12 +10,13 @@
 
 static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
-/* d with its component along the unit vector p removed, normalised. */
+/* d with its component along the unit vector p removed, normalised (zero stays zero: the
+ * geodesic between two centres that a cube corner's halo block makes one). */
 static void tangent_unit(const double *p, double d[3]) {
     double k = dot3(d, p);
     for (int c = 0; c < 3; c++) d[c] -= k * p[c];
     double r = sqrt(dot3(d, d));
-    for (int c = 0; c < 3; c++) d[c] /= r;
+    for (int c = 0; c < 3; c++) d[c] = r > 0.0 ? d[c] / r : 0.0;
 }
 
 /* Spherical excess of the triangle a, b, c (unit vectors; Oosterom-Strackee). */
@@ -103,6 +104,18 @@ static void edge_weights(const em_grid *g, em_sw_metric *m) {
 #undef CXYZ
 }
 
+/* The centre of cell (i, j) as the y-faces see it: in a cube corner's halo block the copy
+ * that FV3's copy_corners makes before a sweep in y (em_grid's cxyz holds the x one there). */
+static const double *ydir_centre(const em_grid *g, int i, int j) {
+    int n = g->n, gi = g->i0 + i, gj = g->j0 + j, si = gi, sj = gj;
+    int lo_i = gi < 0, hi_i = gi >= n, lo_j = gj < 0, hi_j = gj >= n;
+    if (lo_i && lo_j) si = -1 - gj, sj = gi;
+    else if (hi_i && lo_j) si = n + gj, sj = n - 1 - gi;
+    else if (hi_i && hi_j) si = 2 * n - 1 - gj, sj = gi;
+    else if (lo_i && hi_j) si = gj - n, sj = n - 1 - gi;
+    return g->cxyz + 3 * EM_AT(g, si - g->i0, sj - g->j0);
+}
+
 em_status em_sw_metric_init(const em_grid *g, em_sw_metric *m, em_error *err) {
     memset(m, 0, sizeof *m);
     size_t np = em_grid_points(g);
@@ -140,8 +153,8 @@ em_status em_sw_metric_init(const em_grid *g, em_sw_metric *m, em_error *err) {
                 face_angle(CXYZ(i - 1, j), CXYZ(i, j), XYZ(i, j), XYZ(i, j + 1), m->ex, m->cu,
                            m->su, m->rsu, at);
             if (j > -h && i < g->nx + h)  /* y-face */
-                face_angle(CXYZ(i, j - 1), CXYZ(i, j), XYZ(i, j), XYZ(i + 1, j), m->ey, m->cv,
-                           m->sv, m->rsv, at);
+                face_angle(ydir_centre(g, i, j - 1), ydir_centre(g, i, j), XYZ(i, j), XYZ(i + 1, j),
+                           m->ey, m->cv, m->sv, m->rsv, at);
             if (i > -h && j > -h && i < g->nx + h && j < g->ny + h) {  /* vertex */
                 int gi = g->i0 + i, gj = g->j0 + j;
                 if (gi <= 0 || gi >= n || gj <= 0 || gj >= n) {
