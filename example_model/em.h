@@ -234,6 +234,8 @@ typedef struct em_sphere {
     em_grid g[6];
     em_copy *cells, *faces;  /* halo copies of cell scalars and of face vector pairs */
     size_t ncells, nfaces;
+    em_copy *dfaces;         /* the same faces for D-grid pairs (the other component's sign) */
+    size_t ndfaces;
 } em_sphere;
 
 em_status em_sphere_init(em_sphere *s, int n, int h, em_error *err);
@@ -244,6 +246,8 @@ void em_sphere_fill_cells(const em_sphere *s, double *const q[6]);
  * boundary faces are overwritten with the neighbours' W and S ones (so both tiles hold the same
  * bits), then the halo faces outside the corner blocks are copied, with the rotation's sign. */
 void em_sphere_fill_faces(const em_sphere *s, double *const u[6], double *const v[6]);
+/* The same for a D-grid pair: u on the y-faces (along +i), v on the x-faces (along +j). */
+void em_sphere_fill_dgrid(const em_sphere *s, double *const u[6], double *const v[6]);
 
 /* PPM orders (FV3's hord): 2 unlimited ("perfectly linear"), 6 with FV3's 2-delta-x smoothness
  * switch, 8 monotone (Lin 2004). */

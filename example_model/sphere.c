@@ -1,5 +1,5 @@
 /* sphere.c: the six whole tiles on one process, and the halo copies between them for cell
- * scalars and face vector pairs, found once from the halo maps (em_locate). */
+ * scalars and C- and D-grid face vector pairs, found once from the halo maps (em_locate). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,29 +45,33 @@ static void cell_copies(const em_sphere *s, em_copylist *l) {
 }
 
 /* The face of tile t with midpoint (x, y) (an x-face if is_x), taken from the tile that owns
- * the point (ox, oy) near it. */
+ * the point (ox, oy) near it. On the C grid an x-face carries the +i component, on the D grid
+ * (dgrid) the +j one. */
 static void face_copy(const em_sphere *s, em_copylist *l, int t, int is_x, double x, double y,
-                      double ox, double oy) {
+                      double ox, double oy, int dgrid) {
     em_map m = em_locate(s->n, t, ox, oy, EM_XDIR);
     double bx, by;
     em_map_apply(&m, x, y, &bx, &by);
     int src_x = bx == floor(bx);
-    /* the normal +i (or +j) of tile t seen on the source tile: (a, c) (or (b, d)) */
-    int di = is_x ? m.a : m.b, dj = is_x ? m.c : m.d;
-    em_copy c = {t, m.tile, is_x, src_x, src_x ? di : dj, 0, 0};
+    /* the direction the face of tile t carries, +i (a, c) or +j (b, d) on the source tile */
+    int along_i = dgrid ? !is_x : is_x;
+    int di = along_i ? m.a : m.b, dj = along_i ? m.c : m.d;
+    /* the source face carries +i_B (sign di) or +j_B (dj) */
+    int src_i = dgrid ? !src_x : src_x;
+    em_copy c = {t, m.tile, is_x, src_x, src_i ? di : dj, 0, 0};
     const em_grid *g = &s->g[t];
     c.dst_at = EM_AT(g, (int)floor(x), (int)floor(y));
     c.src_at = EM_AT(&s->g[m.tile], (int)floor(bx), (int)floor(by));
     push(l, c);
 }
 
-static void face_copies(const em_sphere *s, em_copylist *l) {
+static void face_copies(const em_sphere *s, em_copylist *l, int dgrid) {
     int n = s->n, h = s->h;
     /* first the E and N boundary faces, from the neighbours' own W and S faces */
     for (int t = 0; t < 6; t++)
         for (int k = 0; k < n; k++) {
-            face_copy(s, l, t, 1, n, k + 0.5, n + 0.5, k + 0.5);
-            face_copy(s, l, t, 0, k + 0.5, n, k + 0.5, n + 0.5);
+            face_copy(s, l, t, 1, n, k + 0.5, n + 0.5, k + 0.5, dgrid);
+            face_copy(s, l, t, 0, k + 0.5, n, k + 0.5, n + 0.5, dgrid);
         }
     /* then the halo faces outside the corner blocks, from faces all final by now */
     for (int t = 0; t < 6; t++)
@@ -75,11 +79,11 @@ static void face_copies(const em_sphere *s, em_copylist *l) {
             for (int i = -h; i <= n + h; i++) {
                 if (j < n + h) {  /* x-face (i, j + 1/2) */
                     double x = i, y = j + 0.5;
-                    if (outside(x, n) != outside(y, n)) face_copy(s, l, t, 1, x, y, x, y);
+                    if (outside(x, n) != outside(y, n)) face_copy(s, l, t, 1, x, y, x, y, dgrid);
                 }
                 if (i < n + h) {  /* y-face (i + 1/2, j) */
                     double x = i + 0.5, y = j;
-                    if (outside(x, n) != outside(y, n)) face_copy(s, l, t, 0, x, y, x, y);
+                    if (outside(x, n) != outside(y, n)) face_copy(s, l, t, 0, x, y, x, y, dgrid);
                 }
             }
 }
@@ -93,11 +97,13 @@ em_status em_sphere_init(em_sphere *s, int n, int h, em_error *err) {
             return st;
         }
     }
-    em_copylist cells = {.ok = 1}, faces = {.ok = 1};
+    em_copylist cells = {.ok = 1}, faces = {.ok = 1}, dfaces = {.ok = 1};
     cell_copies(s, &cells);
-    face_copies(s, &faces);
+    face_copies(s, &faces, 0);
+    face_copies(s, &dfaces, 1);
     s->cells = cells.v, s->ncells = cells.n, s->faces = faces.v, s->nfaces = faces.n;
-    if (!cells.ok || !faces.ok) {
+    s->dfaces = dfaces.v, s->ndfaces = dfaces.n;
+    if (!cells.ok || !faces.ok || !dfaces.ok) {
         em_sphere_free(s);
         snprintf(err->msg, sizeof err->msg, "em_sphere_init: out of memory");
         return EM_ENOMEM;
@@ -107,8 +113,8 @@ em_status em_sphere_init(em_sphere *s, int n, int h, em_error *err) {
 
 void em_sphere_free(em_sphere *s) {
     for (int t = 0; t < 6; t++) em_grid_free(&s->g[t]);
-    free(s->cells), free(s->faces);
-    s->cells = s->faces = NULL;
+    free(s->cells), free(s->faces), free(s->dfaces);
+    s->cells = s->faces = s->dfaces = NULL;
 }
 
 void em_sphere_fill_cells(const em_sphere *s, double *const q[6]) {
@@ -118,10 +124,18 @@ void em_sphere_fill_cells(const em_sphere *s, double *const q[6]) {
     }
 }
 
-void em_sphere_fill_faces(const em_sphere *s, double *const u[6], double *const v[6]) {
-    for (size_t k = 0; k < s->nfaces; k++) {
-        const em_copy *c = &s->faces[k];
-        double x = (c->src_x ? u : v)[c->src_tile][c->src_at];
-        (c->dst_x ? u : v)[c->dst_tile][c->dst_at] = c->sign > 0 ? x : -x;
+static void fill_pairs(const em_copy *cs, size_t nc, double *const x[6], double *const y[6]) {
+    for (size_t k = 0; k < nc; k++) {
+        const em_copy *c = &cs[k];
+        double a = (c->src_x ? x : y)[c->src_tile][c->src_at];
+        (c->dst_x ? x : y)[c->dst_tile][c->dst_at] = c->sign > 0 ? a : -a;
     }
+}
+
+void em_sphere_fill_faces(const em_sphere *s, double *const u[6], double *const v[6]) {
+    fill_pairs(s->faces, s->nfaces, u, v);
+}
+
+void em_sphere_fill_dgrid(const em_sphere *s, double *const u[6], double *const v[6]) {
+    fill_pairs(s->dfaces, s->ndfaces, v, u);   /* v on the x-faces, u on the y-faces */
 }

@@ -4,7 +4,8 @@ record, each on the unfolded cube (tiles 0, 1, 3, 4 round the equator, 2 above t
 it), every tile turned so that east is right and north is up along the equator.
 
 usage: plot_h.py FILE.nc OUT.png [--var h] [--lev K]
-K defaults to the level whose alpha is nearest pi/4 (the hardest case of test case 1).
+K defaults to the level whose alpha is nearest pi/4 (the hardest case of test case 1); a file
+of the shallow-water model has one layer and no K (--var h, u, v or vorticity).
 Needs Debian's python3-netcdf4 and python3-matplotlib."""
 import argparse
 import sys
@@ -47,11 +48,16 @@ def main(argv):
     with netCDF4.Dataset(args.file) as ds:
         var = ds.variables[args.var]
         time = ds.variables["time"][:] if "time" in ds.variables else np.arange(var.shape[0])
-        alpha = np.asarray(ds.variables["alpha"][:])
-        lev = int(np.argmin(np.abs(alpha - np.pi / 4))) if args.lev is None else args.lev
-        if not 0 <= lev < var.shape[1]:
-            ap.error(f"--lev {lev}: the file has {var.shape[1]} levels")
-        first, last = np.ma.filled(var[0, lev], np.nan), np.ma.filled(var[-1, lev], np.nan)
+        if var.ndim == 5:  # (time, lev, tile, y, x): the transport model's levels
+            alpha = np.asarray(ds.variables["alpha"][:])
+            lev = int(np.argmin(np.abs(alpha - np.pi / 4))) if args.lev is None else args.lev
+            if not 0 <= lev < var.shape[1]:
+                ap.error(f"--lev {lev}: the file has {var.shape[1]} levels")
+            first, last = np.ma.filled(var[0, lev], np.nan), np.ma.filled(var[-1, lev], np.nan)
+            where = f"level {lev}, alpha = {alpha[lev]:.4f}"
+        else:  # (time, tile, y, x): the shallow-water model's one layer
+            first, last = np.ma.filled(var[0], np.nan), np.ma.filled(var[-1], np.nan)
+            where = "one layer"
         units = getattr(var, "units", "")
         title = getattr(ds, "title", args.file)
     vmax = np.nanmax([np.nanmax(first), np.nanmax(last)])
@@ -68,9 +74,9 @@ def main(argv):
         ax.set_title(f"{args.var} at day {float(t) / 86400:.2f}")
         ax.set_axis_off()
     fig.colorbar(im, ax=axes, shrink=0.8, label=f"{args.var} ({units})")
-    fig.suptitle(f"{title}\nlevel {lev}, alpha = {alpha[lev]:.4f}")
+    fig.suptitle(f"{title}\n{where}")
     fig.savefig(args.out, dpi=100)
-    print(f"wrote {args.out} (level {lev}, alpha = {alpha[lev]:.4f})")
+    print(f"wrote {args.out} ({where})")
     return 0
 
 

@@ -1,0 +1,220 @@
+/* sw_model_main.c: command line and MPI ranks to a run of the FPO shallow-water model (program
+ * sw_step, example_model/sw/step.fpo) on 6 L^2 ranks: the test case's initial state, the steps,
+ * h's error norms against the initial state (test case 2), the invariants' drift as a time
+ * series, and the fingerprint of h, u and v, the same on every layout and in the reference. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fpo_halo.h"
+#include "sw.h"
+#include "sw_step.h"
+
+enum { H = EM_TP_HALO };
+
+static void usage(void) {
+    fprintf(stderr,
+            "usage: fpo_sw_model [-t 2|5|6|g|j] [-n N] [-a ALPHA] [-d DAYS] [-s STEPS]\n"
+            "                    [-c COURANT] [-k DDDMP] [-b D2_BG] [-e EVERY]\n"
+            "  test case (2), N cells per tile edge (24), ALPHA radians (0), DAYS (5),\n"
+            "  STEPS (from COURANT, 0.5: the gravity-wave Courant number), DDDMP, D2_BG divergence\n"
+            "  damping (0.2, 0), invariants printed every EVERY steps (a tenth of the run)\n");
+}
+
+typedef struct sw_rank {
+    fpo_halo_decomp d;
+    em_grid g;
+    em_sw_metric m;
+    size_t np;
+    double *h, *h0, *u, *v, *hs, *hsb, *fc, *fb;
+} sw_rank;
+
+static fpo_field f3(const sw_rank *r, double *data) {
+    const em_grid *g = &r->g;
+    return (fpo_field){.data = data, .dtype = FPO_F64, .axes = FPO_IJK,
+                       .lo = {-H, -H, 0}, .hi = {g->nx + H + 1, g->ny + H + 1, 1},
+                       .stride = {1, g->sx, (int64_t)r->np}};
+}
+
+static fpo_field f2(const sw_rank *r, double *data) {
+    const em_grid *g = &r->g;
+    return (fpo_field){.data = data, .dtype = FPO_F64, .axes = FPO_IJ,
+                       .lo = {-H, -H, 0}, .hi = {g->nx + H + 1, g->ny + H + 1, 1},
+                       .stride = {1, g->sx, 0}};
+}
+
+/* The program's fields on this rank's arrays. */
+static sw_step_fields fields(sw_rank *r) {
+    em_grid *g = &r->g;
+    em_sw_metric *m = &r->m;
+    return (sw_step_fields){
+        .h = f3(r, r->h), .u = f3(r, r->u), .v = f3(r, r->v), .hs = f2(r, r->hs),
+        .hsb = f2(r, r->hsb), .fc = f2(r, r->fc), .fb = f2(r, r->fb), .area = f2(r, g->area),
+        .rarea = f2(r, g->rarea), .dx = f2(r, g->dx), .dy = f2(r, g->dy), .rdx = f2(r, g->rdx),
+        .rdy = f2(r, g->rdy), .dxa = f2(r, g->dxa), .dya = f2(r, g->dya),
+        .rdxa = f2(r, g->rdxa), .rdya = f2(r, g->rdya), .dxc = f2(r, g->dxc),
+        .dyc = f2(r, g->dyc), .rdxc = f2(r, g->rdxc), .rdyc = f2(r, g->rdyc),
+        .cosa_s = f2(r, g->cosa_s), .rsin2 = f2(r, g->rsin2), .tx0 = f2(r, m->tx[0]),
+        .tx1 = f2(r, m->tx[1]), .tx2 = f2(r, m->tx[2]), .ty0 = f2(r, m->ty[0]),
+        .ty1 = f2(r, m->ty[1]), .ty2 = f2(r, m->ty[2]), .ex0 = f2(r, m->ex[0]),
+        .ex1 = f2(r, m->ex[1]), .ex2 = f2(r, m->ex[2]), .ey0 = f2(r, m->ey[0]),
+        .ey1 = f2(r, m->ey[1]), .ey2 = f2(r, m->ey[2]), .cu = f2(r, m->cu), .su = f2(r, m->su),
+        .rsu = f2(r, m->rsu), .cv = f2(r, m->cv), .sv = f2(r, m->sv), .rsv = f2(r, m->rsv),
+        .wcu = f2(r, m->wcu), .wpu = f2(r, m->wpu), .wmu = f2(r, m->wmu),
+        .wcv = f2(r, m->wcv), .wpv = f2(r, m->wpv), .wmv = f2(r, m->wmv), .cb = f2(r, m->cb),
+        .rsb = f2(r, m->rsb), .rarea_c = f2(r, m->rarea_c)};
+}
+
+/* Decomposition, grid, metrics and initial state of this rank (every rank returns alike). */
+static int setup(sw_rank *r, MPI_Comm comm, int n, em_sw_case tc, em_error *err) {
+    int size, lay = 1;
+    fpo_halo_error herr;
+    memset(r, 0, sizeof *r);
+    MPI_Comm_size(comm, &size);
+    while (6 * lay * lay < size) lay++;
+    if (6 * lay * lay != size) {
+        snprintf(err->msg, sizeof err->msg, "the model runs on 6 L^2 MPI ranks (6, 24, 54, ...)");
+        return 1;
+    }
+    if (fpo_halo_decomp_create(&r->d, comm, n, lay, lay, &herr)) {
+        snprintf(err->msg, sizeof err->msg, "decomposition: %s", herr.msg);
+        return 1;
+    }
+    int bad = r->d.nx < H || r->d.ny < H;
+    if (!bad) bad = em_grid_init(&r->g, n, r->d.tile, r->d.i0, r->d.j0, r->d.nx, r->d.ny, H, err) != EM_OK;
+    if (!bad) bad = em_sw_metric_init(&r->g, &r->m, err) != EM_OK;
+    if (!bad) {
+        r->np = em_grid_points(&r->g);
+        double **a[] = {&r->h, &r->h0, &r->u, &r->v, &r->hs, &r->hsb, &r->fc, &r->fb};
+        for (size_t k = 0; k < sizeof a / sizeof *a; k++) bad |= !(*a[k] = calloc(r->np, sizeof(double)));
+    }
+    if (!bad) bad = em_sw_init(&r->g, tc, r->h, r->u, r->v, r->hs, r->hsb, r->fc, r->fb, err) != EM_OK;
+    if (!bad) memcpy(r->h0, r->h, r->np * sizeof(double));
+    int any;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm);
+    if (any && !bad) snprintf(err->msg, sizeof err->msg, "setup failed on another rank");
+    return any;
+}
+
+/* The invariants summed exactly over every rank. */
+static void invariants(const sw_rank *r, double out[EM_SW_NINV]) {
+    em_xsum acc[EM_SW_NINV];
+    int64_t limbs[EM_SW_NINV][EM_XSUM_LIMBS], total[EM_SW_NINV][EM_XSUM_LIMBS];
+    for (int k = 0; k < EM_SW_NINV; k++) em_xsum_init(&acc[k]);
+    em_sw_invariants_add(acc, &r->g, &r->m, r->h, r->u, r->v, r->hs, r->fc);
+    for (int k = 0; k < EM_SW_NINV; k++) {
+        em_xsum_norm(&acc[k]);
+        for (int l = 0; l < EM_XSUM_LIMBS; l++) limbs[k][l] = acc[k].limb[l];
+    }
+    MPI_Allreduce(limbs, total, EM_SW_NINV * EM_XSUM_LIMBS, MPI_INT64_T, MPI_SUM, r->d.comm);
+    for (int k = 0; k < EM_SW_NINV; k++) {
+        for (int l = 0; l < EM_XSUM_LIMBS; l++) acc[k].limb[l] = total[k][l];
+        em_xsum_norm(&acc[k]);
+        out[k] = em_xsum_value(&acc[k]);
+    }
+}
+
+static double now(void) {
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    int n = 24, steps = 0, every = 0, me;
+    double alpha = 0.0, days = 5.0, courant = 0.5, dddmp = 0.2, d2_bg = 0.0;
+    em_sw_case tc = {.id = 2};
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    for (int k = 1; k < argc; k++) {
+        const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
+        if (!v || a[0] != '-' || strlen(a) != 2) {
+            if (!me) usage();
+            MPI_Finalize();
+            return 2;
+        }
+        switch (a[1]) {
+        case 't': tc.id = isdigit((unsigned char)v[0]) ? atoi(v) : v[0]; break;
+        case 'n': n = atoi(v); break;
+        case 'a': alpha = atof(v); break;
+        case 'd': days = atof(v); break;
+        case 's': steps = atoi(v); break;
+        case 'c': courant = atof(v); break;
+        case 'k': dddmp = atof(v); break;
+        case 'b': d2_bg = atof(v); break;
+        case 'e': every = atoi(v); break;
+        default:
+            if (!me) usage();
+            MPI_Finalize();
+            return 2;
+        }
+        k++;
+    }
+    tc.alpha = alpha;
+    sw_rank r;
+    em_error err;
+    if (n < 6 || days <= 0 || setup(&r, MPI_COMM_WORLD, n, tc, &err)) {
+        if (!me) n < 6 || days <= 0 ? usage() : (void)fprintf(stderr, "fpo_sw_model: %s\n", err.msg);
+        MPI_Finalize();
+        return 1;
+    }
+    /* dt as the reference chooses it: the gravity-wave Courant number on the shortest edge */
+    double dmin = INFINITY, gmin, da;
+    for (int j = 0; j < r.g.ny; j++)
+        for (int i = 0; i < r.g.nx; i++) dmin = fmin(dmin, r.g.dx[EM_AT(&r.g, i, j)]);
+    MPI_Allreduce(&dmin, &gmin, 1, MPI_DOUBLE, MPI_MIN, r.d.comm);
+    MPI_Allreduce(&r.m.da_min_c, &da, 1, MPI_DOUBLE, MPI_MIN, r.d.comm);
+    if (steps <= 0) steps = (int)ceil(days * 86400.0 * em_sw_wave_speed(tc) / (courant * gmin));
+    double dt = days * 86400.0 / steps;
+    if (every <= 0) every = steps / 10 > 0 ? steps / 10 : 1;
+
+    sw_step_fields f = fields(&r);
+    fpo_domain dom = fpo_halo_domain(&r.d, 1);
+    fpo_options opt = {.halo = &r.d};
+    fpo_error ferr;
+    sw_step *p = NULL;
+    int st = sw_step_open_with(&p, &dom, &f, &opt, &ferr);
+    double inv0[EM_SW_NINV], inv[EM_SW_NINV], t0 = now();
+    invariants(&r, inv0);
+    for (int k = 0; k < steps && !st; k++) {
+        st = sw_step_run(p, dt, dddmp, d2_bg, da, &ferr);
+        if (!st && ((k + 1) % every == 0 || k + 1 == steps)) {
+            invariants(&r, inv);
+            if (!me)
+                printf("day %7.3f  mass %+.3e  energy %+.3e  enstrophy %+.3e\n", (k + 1) * dt / 86400.0,
+                       (inv[0] - inv0[0]) / inv0[0], (inv[1] - inv0[1]) / inv0[1],
+                       (inv[2] - inv0[2]) / inv0[2]);
+        }
+    }
+    double elapsed = now() - t0;
+    if (st) {
+        if (!me) fprintf(stderr, "fpo_sw_model: sw_step: %s\n", ferr.msg);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    em_norm_acc acc;
+    em_norm_acc_init(&acc);
+    em_norm_acc_add(&acc, &r.g, r.h, r.h0, r.h0);
+    em_norms e;
+    uint64_t fp = em_sw_fingerprint(&r.g, r.h, r.u, r.v), gfp;
+    MPI_Allreduce(&fp, &gfp, 1, MPI_UINT64_T, MPI_SUM, r.d.comm);
+    if (em_norm_acc_allreduce(&acc, r.d.comm, &err) || em_norms_finish(&acc, &e, &err)) {
+        if (!me) fprintf(stderr, "fpo_sw_model: %s\n", err.msg);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (!me)
+        printf("case %c N=%d alpha=%.4f steps=%d dt=%.1fs days=%g ranks=%d: h l1 %.4e l2 %.4e linf %.4e "
+               "mass %+.2e fingerprint %016llx  (%.3f ms/step)\n",
+               tc.id < 10 ? '0' + tc.id : tc.id, n, alpha, steps, dt, days, r.d.size, e.l1, e.l2,
+               e.linf, e.mass, (unsigned long long)gfp, 1e3 * elapsed / steps);
+    sw_step_close(p);
+    double **a[] = {&r.h, &r.h0, &r.u, &r.v, &r.hs, &r.hsb, &r.fc, &r.fb};
+    for (size_t k = 0; k < sizeof a / sizeof *a; k++) free(*a[k]);
+    em_sw_metric_free(&r.m);
+    em_grid_free(&r.g);
+    fpo_halo_decomp_free(&r.d);
+    MPI_Finalize();
+    return 0;
+}
