@@ -29,30 +29,10 @@ static const char *range(DBound lo, DBound hi) {
     return fpo_fmt("%s .. %s", fpo_dbound_text(lo), fpo_dbound_text(hi));
 }
 
-/* Whether a halo statement or a host callback of the program body `n` names v: they write
- * points no stencil call does (halos, anything). */
-static bool filled_otherwise(Node *n, Var *v) {
-    for (; n; n = n->next) {
-        if (n->kind == ND_HALO)
-            for (Node *a = n->args; a; a = a->next)
-                if (a->var == v)
-                    return true;
-        if (n->kind == ND_HOSTCALL)
-            for (int i = 0; i < n->decl->nparams; i++)
-                if (n->argv[i]->var == v)
-                    return true;
-        if (n->kind != ND_STAGES &&
-            (filled_otherwise(n->body, v) || filled_otherwise(n->then, v) ||
-             filled_otherwise(n->els, v)))
-            return true;
-    }
-    return false;
-}
-
 void fpo_check_domains(Sched *s) {
     static const char axis[] = {'i', 'j'};
     for (int x = s->nfparams; x < s->nfparams + s->ir->ntemps; x++) {
-        if (filled_otherwise(s->ir->body, s->slots[x]))
+        if (fpo_given_outside(s->ir->body, s->slots[x]))   /* (halos, anything) */
             continue;
         Span w[2] = {{0}, {0}};
         for (int k = 0; k < s->nblocks; k++)

@@ -362,28 +362,11 @@ static bool plain_writes(Node *n, Var *v) {
     return true;
 }
 
-/* Whether `n` (program statements) passes v to a halo statement or a host callback. */
-static bool outside_use(Node *n, Var *v) {
-    for (; n; n = n->next) {
-        if (n->kind == ND_HALO)
-            for (Node *a = n->args; a; a = a->next)
-                if (a->var == v)
-                    return true;
-        if (n->kind == ND_HOSTCALL)
-            for (int i = 0; i < n->decl->nparams; i++)
-                if (n->argv[i] && n->argv[i]->var == v)
-                    return true;
-        if (outside_use(n->then, v) || outside_use(n->els, v) || outside_use(n->body, v))
-            return true;
-    }
-    return false;
-}
-
 /* Whether temporary slot x may have no array on the device: the program is not instrumented
  * (its checks read every array), and no halo statement or callback gets it. */
 static bool may_drop(Cu *c, int x) {
     return x >= c->s->nfparams && c->s->fused && !fpo_instrumented(&c->s->ins) &&
-           !c->s->ins.cuda_check && !outside_use(c->ir->body, c->s->slots[x]);
+           !c->s->ins.cuda_check && !fpo_given_outside(c->ir->body, c->s->slots[x]);
 }
 
 /* Whether every nest touching slot x is one of the walk's. */
