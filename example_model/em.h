@@ -210,6 +210,14 @@ em_status em_nc_write_part(em_ncfile *f, double time_s, const em_grid *g, const 
                            size_t np, em_error *err);
 #endif
 em_status em_nc_close(em_ncfile *f, em_error *err);
+/* For other writers of CF files (swnc.c): a NetCDF call's status `rc` as an em_status (EM_EIO
+ * and err naming `what` and the library's message when it failed), and a double variable with
+ * units, long_name and (when not NULL) standard_name. */
+em_status em_nc_status(int rc, const char *what, em_error *err);
+em_status em_nc_def_var(int ncid, const char *name, int ndims, const int *dims,
+                        const char *units, const char *long_name, const char *standard_name,
+                        int *var, em_error *err);
+int em_nc_text_att(int ncid, int var, const char *name, const char *value);
 
 /* Global fields of the whole sphere computed serially (tile by tile, h = 0) for output:
  * cell lon, lat, area (6 N N) and vertex lon, lat (6 (N+1)(N+1)), radians. */

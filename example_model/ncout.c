@@ -12,29 +12,29 @@
 
 #include "em.h"
 
-static em_status nc_fail(em_error *err, const char *what, int rc) {
+em_status em_nc_status(int rc, const char *what, em_error *err) {
+    if (rc == NC_NOERR)
+        return EM_OK;
     snprintf(err->msg, sizeof err->msg, "NetCDF: %s: %s", what, nc_strerror(rc));
     return EM_EIO;
 }
 
-#define EM_NC(call, what)                                  \
-    do {                                                   \
-        int rc_ = (call);                                  \
-        if (rc_ != NC_NOERR) return nc_fail(err, what, rc_); \
+#define EM_NC(call, what)                                      \
+    do {                                                       \
+        if (em_nc_status((call), what, err)) return EM_EIO;    \
     } while (0)
 
-static int text_att(int ncid, int var, const char *name, const char *value) {
+int em_nc_text_att(int ncid, int var, const char *name, const char *value) {
     return nc_put_att_text(ncid, var, name, strlen(value), value);
 }
 
-/* A variable with units, long_name and (when not NULL) standard_name. */
-static em_status def_var(int ncid, const char *name, int ndims, const int *dims, const char *units,
-                         const char *long_name, const char *standard_name, int *var,
-                         em_error *err) {
+em_status em_nc_def_var(int ncid, const char *name, int ndims, const int *dims,
+                        const char *units, const char *long_name, const char *standard_name,
+                        int *var, em_error *err) {
     EM_NC(nc_def_var(ncid, name, NC_DOUBLE, ndims, dims, var), name);
-    EM_NC(text_att(ncid, *var, "units", units), name);
-    EM_NC(text_att(ncid, *var, "long_name", long_name), name);
-    if (standard_name) EM_NC(text_att(ncid, *var, "standard_name", standard_name), name);
+    EM_NC(em_nc_text_att(ncid, *var, "units", units), name);
+    EM_NC(em_nc_text_att(ncid, *var, "long_name", long_name), name);
+    if (standard_name) EM_NC(em_nc_text_att(ncid, *var, "standard_name", standard_name), name);
     return EM_OK;
 }
 
@@ -52,31 +52,31 @@ static em_status define(em_ncfile *f, const char *title, em_error *err) {
     int cell[3] = {d_tile, d_y, d_x}, vert[3] = {d_tile, d_yb, d_xb};
     int rec[5] = {d_time, d_lev, d_tile, d_y, d_x};
     em_status st;
-    if ((st = def_var(ncid, "time", 1, &d_time, "seconds since 2000-01-01 00:00:00",
+    if ((st = em_nc_def_var(ncid, "time", 1, &d_time, "seconds since 2000-01-01 00:00:00",
                       "simulated time", "time", &v[EM_NC_TIME], err)) ||
-        (st = def_var(ncid, "lev", 1, &d_lev, "1", "model level (one run of test case 1 each)",
+        (st = em_nc_def_var(ncid, "lev", 1, &d_lev, "1", "model level (one run of test case 1 each)",
                       NULL, &v[EM_NC_LEV], err)) ||
-        (st = def_var(ncid, "alpha", 1, &d_lev, "radian",
+        (st = em_nc_def_var(ncid, "alpha", 1, &d_lev, "radian",
                       "test case 1's angle between the rotation axis and the polar axis", NULL,
                       &v[EM_NC_ALPHA], err)) ||
-        (st = def_var(ncid, "lon", 3, cell, "degrees_east", "longitude of the cell centre",
+        (st = em_nc_def_var(ncid, "lon", 3, cell, "degrees_east", "longitude of the cell centre",
                       "longitude", &v[EM_NC_LON], err)) ||
-        (st = def_var(ncid, "lat", 3, cell, "degrees_north", "latitude of the cell centre",
+        (st = em_nc_def_var(ncid, "lat", 3, cell, "degrees_north", "latitude of the cell centre",
                       "latitude", &v[EM_NC_LAT], err)) ||
-        (st = def_var(ncid, "area", 3, cell, "m2", "area of the cell", "cell_area",
+        (st = em_nc_def_var(ncid, "area", 3, cell, "m2", "area of the cell", "cell_area",
                       &v[EM_NC_AREA], err)) ||
-        (st = def_var(ncid, "lon_b", 3, vert, "degrees_east", "longitude of the cell vertices",
+        (st = em_nc_def_var(ncid, "lon_b", 3, vert, "degrees_east", "longitude of the cell vertices",
                       NULL, &v[EM_NC_LONB], err)) ||
-        (st = def_var(ncid, "lat_b", 3, vert, "degrees_north", "latitude of the cell vertices",
+        (st = em_nc_def_var(ncid, "lat_b", 3, vert, "degrees_north", "latitude of the cell vertices",
                       NULL, &v[EM_NC_LATB], err)) ||
-        (st = def_var(ncid, "h", 5, rec, "m", "height of the advected tracer (cosine bell)",
+        (st = em_nc_def_var(ncid, "h", 5, rec, "m", "height of the advected tracer (cosine bell)",
                       NULL, &v[EM_NC_H], err)))
         return st;
-    EM_NC(text_att(ncid, v[EM_NC_H], "coordinates", "alpha lon lat"), "h");
-    EM_NC(text_att(ncid, v[EM_NC_H], "cell_measures", "area: area"), "h");
-    EM_NC(text_att(ncid, NC_GLOBAL, "Conventions", "CF-1.8"), "Conventions");
-    EM_NC(text_att(ncid, NC_GLOBAL, "title", title ? title : "FPO example model"), "title");
-    EM_NC(text_att(ncid, NC_GLOBAL, "grid",
+    EM_NC(em_nc_text_att(ncid, v[EM_NC_H], "coordinates", "alpha lon lat"), "h");
+    EM_NC(em_nc_text_att(ncid, v[EM_NC_H], "cell_measures", "area: area"), "h");
+    EM_NC(em_nc_text_att(ncid, NC_GLOBAL, "Conventions", "CF-1.8"), "Conventions");
+    EM_NC(em_nc_text_att(ncid, NC_GLOBAL, "title", title ? title : "FPO example model"), "title");
+    EM_NC(em_nc_text_att(ncid, NC_GLOBAL, "grid",
                    "equiangular gnomonic cubed sphere, tiles 0..5, no longitude shift, "
                    "radius 6.37122e6 m"),
           "grid");
@@ -121,7 +121,7 @@ static em_status put_degrees(int ncid, int var, const double *rad, size_t count,
     for (size_t k = 0; k < count; k++) deg[k] = rad[k] * (180.0 / EM_PI);
     int rc = nc_put_var_double(ncid, var, deg);
     free(deg);
-    return rc == NC_NOERR ? EM_OK : nc_fail(err, "writing an angle", rc);
+    return em_nc_status(rc, "writing an angle", err);
 }
 
 static em_status put_global(em_ncfile *f, const double *alpha, const double *lon,
@@ -222,7 +222,7 @@ static em_status create_par(em_ncfile *f, const em_grid *g, const double *alpha,
     em_status st = define(f, title, err);
     for (int v = 0; !st && v < EM_NC_NVARS; v++) {
         int rc = nc_var_par_access(f->ncid, f->var[v], NC_COLLECTIVE);
-        if (rc != NC_NOERR) st = nc_fail(err, "nc_var_par_access", rc);
+        if (rc != NC_NOERR) st = em_nc_status(rc, "nc_var_par_access", err);
     }
     if (st) return st;
     size_t nb = ((size_t)g->nx + 1) * ((size_t)g->ny + 1);

@@ -7,30 +7,21 @@
 
 #include "sw.h"
 
-static em_status nc_fail(em_error *err, const char *what, int rc) {
-    snprintf(err->msg, sizeof err->msg, "NetCDF: %s: %s", what, nc_strerror(rc));
-    return EM_EIO;
-}
-
-#define SW_NC(call, what)                                    \
-    do {                                                     \
-        int rc_ = (call);                                    \
-        if (rc_ != NC_NOERR) return nc_fail(err, what, rc_); \
+#define SW_NC(call, what)                                      \
+    do {                                                       \
+        if (em_nc_status((call), what, err)) return EM_EIO;    \
     } while (0)
 
-static int text_att(int ncid, int var, const char *name, const char *value) {
-    return nc_put_att_text(ncid, var, name, strlen(value), value);
-}
-
+/* A double variable (ncout.c's), with its coordinates and cell measure when it is a record of
+ * cells (4 dims). */
 static em_status def(int ncid, const char *name, int nd, const int *dims, const char *units,
                      const char *long_name, const char *std, int *var, em_error *err) {
-    SW_NC(nc_def_var(ncid, name, NC_DOUBLE, nd, dims, var), name);
-    SW_NC(text_att(ncid, *var, "units", units), name);
-    SW_NC(text_att(ncid, *var, "long_name", long_name), name);
-    if (std) SW_NC(text_att(ncid, *var, "standard_name", std), name);
+    em_status st = em_nc_def_var(ncid, name, nd, dims, units, long_name, std, var, err);
+    if (st)
+        return st;
     if (nd == 4) {
-        SW_NC(text_att(ncid, *var, "coordinates", "lon lat"), name);
-        SW_NC(text_att(ncid, *var, "cell_measures", "area: area"), name);
+        SW_NC(em_nc_text_att(ncid, *var, "coordinates", "lon lat"), name);
+        SW_NC(em_nc_text_att(ncid, *var, "cell_measures", "area: area"), name);
     }
     return EM_OK;
 }
@@ -70,8 +61,8 @@ em_status em_sw_nc_create(em_sw_nc *f, const char *path, int n, const double *lo
         (st = def(ncid, "enstrophy", 1, &d_t, "m s-2", "potential enstrophy, sum of area (zeta + f)^2 / (2 h)",
                   NULL, &v[EM_SW_NC_ENSTROPHY], err)))
         return st;
-    SW_NC(text_att(ncid, NC_GLOBAL, "Conventions", "CF-1.8"), "Conventions");
-    SW_NC(text_att(ncid, NC_GLOBAL, "title", title), "title");
+    SW_NC(em_nc_text_att(ncid, NC_GLOBAL, "Conventions", "CF-1.8"), "Conventions");
+    SW_NC(em_nc_text_att(ncid, NC_GLOBAL, "title", title), "title");
     SW_NC(nc_enddef(ncid), "enddef");
     SW_NC(nc_put_var_double(ncid, v[EM_SW_NC_LON], lon), "lon");
     SW_NC(nc_put_var_double(ncid, v[EM_SW_NC_LAT], lat), "lat");
