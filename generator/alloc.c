@@ -1,7 +1,8 @@
-/* alloc.c: the generator's memory: an arena freed at once, zeroed blocks freed one by one, and
- * growable text buffers. */
+/* alloc.c: the generator's memory: an arena freed at once, a scratch stack released back to
+ * marks, zeroed blocks freed one by one, and growable text buffers. */
 #include "fpo.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +23,6 @@ typedef struct Text {
 
 static Text *texts;
 
-static Block *arena;
-
 #if defined(__SANITIZE_ADDRESS__)
 #define FPO_ASAN 1
 #elif defined(__has_feature)
@@ -32,87 +31,64 @@ static Block *arena;
 #endif
 #endif
 
-static Block *alloc_block(Block **list, size_t bytes) {
+/* Blocks freed together, small allocations carved from chunks of CHUNK bytes (a 10 MB file of
+ * one-character tokens made one calloc per token: twice the memory and time). Under
+ * AddressSanitizer every allocation keeps its own block, so that overflows between them are
+ * caught. Two of them: the arena (freed at once) and the scratch stack (released back to a
+ * mark, its room used again: `reused` zeroes what it hands out). */
+enum { CHUNK = 64 << 10, SMALL = 1 << 10 };
+typedef struct Pool {
+    Block *blocks;
+    char *bump, *end;
+    bool reused;
+} Pool;
+
+static Pool arena, scratch = {NULL, NULL, NULL, true};
+
+static Block *new_block(Pool *p, size_t bytes) {
     Block *b = calloc(1, sizeof(Block) + bytes);
     if (!b) {
         fputs("fpo-gen: out of memory\n", stderr);
         exit(2);
     }
-    b->next = *list;
-    *list = b;
+    b->next = p->blocks;
+    p->blocks = b;
     return b;
 }
 
-static Block *new_block(size_t bytes) { return alloc_block(&arena, bytes); }
-
-#ifndef FPO_ASAN
-/* Small allocations are carved from chunks of CHUNK bytes (a 10 MB file of one-character
- * tokens made one calloc per token: twice the memory and time). Under AddressSanitizer every
- * allocation keeps its own block, so that overflows between them are caught. */
-enum { CHUNK = 64 << 10, SMALL = 1 << 10 };
-static char *bump, *bump_end;
-#endif
-
-void *fpo_new(size_t bytes) {
+static void *pool_new(Pool *p, size_t bytes) {
 #ifndef FPO_ASAN
     size_t need = (bytes + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
     if (bytes && need <= SMALL) {
-        if ((size_t)(bump_end - bump) < need) {
-            Block *b = new_block(CHUNK);
-            bump = (char *)b->data;
-            bump_end = bump + CHUNK;
+        if ((size_t)(p->end - p->bump) < need) {
+            p->bump = (char *)new_block(p, CHUNK)->data;
+            p->end = p->bump + CHUNK;
         }
-        void *p = bump;
-        bump += need;
-        return p;   /* zeroed: chunks come from calloc and are never reused */
+        void *q = p->bump;
+        p->bump += need;
+        return p->reused ? memset(q, 0, need) : q;   /* (fresh chunks come from calloc) */
     }
 #endif
-    return new_block(bytes)->data;
+    return new_block(p, bytes)->data;
 }
 
-/* The scratch stack: blocks for what one stage of the generator needs only while it runs
- * (the lexer's tokens, while their file is parsed), released back to a mark. */
-static Block *scratch;
-#ifndef FPO_ASAN
-static char *sbump, *sbump_end;
-#endif
-
-void *fpo_scratch_new(size_t bytes) {
-#ifndef FPO_ASAN
-    size_t need = (bytes + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
-    if (bytes && need <= SMALL) {
-        if ((size_t)(sbump_end - sbump) < need) {
-            Block *b = alloc_block(&scratch, CHUNK);
-            sbump = (char *)b->data;
-            sbump_end = sbump + CHUNK;
-        }
-        void *p = sbump;
-        sbump += need;
-        return memset(p, 0, need);   /* released room is used again */
+/* Free p's blocks back to `to` (NULL: all), its chunk's room back to bump .. end. */
+static void pool_release(Pool *p, Block *to, char *bump, char *end) {
+    while (p->blocks != to) {
+        Block *next = p->blocks->next;
+        free(p->blocks);
+        p->blocks = next;
     }
-#endif
-    return alloc_block(&scratch, bytes)->data;
+    p->bump = bump, p->end = end;
 }
 
-FpoMark fpo_scratch_mark(void) {
-#ifndef FPO_ASAN
-    return (FpoMark){scratch, sbump, sbump_end};
-#else
-    return (FpoMark){scratch, NULL, NULL};
-#endif
-}
+void *fpo_new(size_t bytes) { return pool_new(&arena, bytes); }
 
-void fpo_scratch_release(FpoMark m) {
-    while (scratch != m.block) {
-        Block *next = scratch->next;
-        free(scratch);
-        scratch = next;
-    }
-#ifndef FPO_ASAN
-    sbump = m.bump;
-    sbump_end = m.end;
-#endif
-}
+void *fpo_scratch_new(size_t bytes) { return pool_new(&scratch, bytes); }
+
+FpoMark fpo_scratch_mark(void) { return (FpoMark){scratch.blocks, scratch.bump, scratch.end}; }
+
+void fpo_scratch_release(FpoMark m) { pool_release(&scratch, m.block, m.bump, m.end); }
 
 void *fpo_heap_new(size_t bytes) {
     void *p = calloc(1, bytes ? bytes : 1);
@@ -124,20 +100,13 @@ void *fpo_heap_new(size_t bytes) {
 }
 
 void fpo_arena_free(void) {
-    fpo_scratch_release((FpoMark){0});
+    pool_release(&scratch, NULL, NULL, NULL);
     while (texts) {
         Text *next = texts->next;
         free(texts);
         texts = next;
     }
-    while (arena) {
-        Block *next = arena->next;
-        free(arena);
-        arena = next;
-    }
-#ifndef FPO_ASAN
-    bump = bump_end = NULL;
-#endif
+    pool_release(&arena, NULL, NULL, NULL);
 }
 
 char *fpo_strndup(const char *s, size_t n) {

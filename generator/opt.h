@@ -151,6 +151,18 @@ int *fpo_nests_slots(Sched *s, Block *b, int first, int count, int *n);
 /* The users of `slot` that are nests of group G of block `block`: s->users[slot][*e0 .. *e1). */
 void fpo_group_users(Sched *s, int block, FGroup *G, int slot, int *e0, int *e1);
 bool fpo_dbound_eq(DBound a, DBound b);
+/* The answers of a pass's walks over every nz (pass_shrink, pass_kcache) by what they look
+ * at, as text: nests that many calls share (a stencil called for many fields) are checked
+ * once. A key: fpo_memo_start, then fpo_memo_nest for each nest, with its access to the slot
+ * (NULL: only its K bounds and order); fpo_memo_get gives the answer (>= 0) or -1. */
+typedef struct FpoMemo {
+    StrMap map;
+    Buf key;
+} FpoMemo;
+void fpo_memo_start(FpoMemo *m, const char *what);
+void fpo_memo_nest(FpoMemo *m, Unit *u, const Acc *a);
+int fpo_memo_get(FpoMemo *m);
+int fpo_memo_put(FpoMemo *m, int answer);
 /* Whether any check is compiled in (then run goes through the inlined schedule, groups apart). */
 bool fpo_instrumented(const Instrument *n);
 /* What a run of nests (a group or loop being built) does to each slot, gathered as nests

@@ -7,48 +7,9 @@
  * KB that stay in L1, instead of its rows of every level. */
 #include "opt.h"
 
-#include <stdint.h>
 
 enum { KRING_MAX = 8, NZ_CHECK = 64 };   /* bounds are 0 or nz plus small offsets: what
                                           * holds for every nz up to 64 holds above */
-
-/* Answers of the walks below (each over every nz up to NZ_CHECK) by what they look at, as
- * text: the sweeps of a stencil called for many fields are checked once. */
-typedef struct Memo {
-    StrMap map;
-    Buf key;
-} Memo;
-
-static void key_bounds(Buf *key, const SBox *b) {
-    buf_printf(key, "%d%+lld %d%+lld ", b->lo[2].base, (long long)b->lo[2].off, b->hi[2].base,
-               (long long)b->hi[2].off);
-}
-
-static void key_acc(Buf *key, const Acc *x) {
-    if (!x) {
-        buf_add(key, "-;");
-        return;
-    }
-    buf_printf(key, "%d%d%d%d%d %lld %lld %lld %lld;", x->write, x->wplain, x->woff, x->early,
-               x->late, (long long)x->ek[0], (long long)x->ek[1], (long long)x->lk[0],
-               (long long)x->lk[1]);
-}
-
-/* The answer memo holds for its key (-1: none yet). */
-static int memo_get(Memo *memo) {
-    void *v = strmap_get(&memo->map, memo->key.s);
-    return v ? (int)(intptr_t)v - 1 : -1;
-}
-
-static int memo_put(Memo *memo, int answer) {
-    strmap_put(&memo->map, fpo_strdup(memo->key.s), (void *)(intptr_t)(answer + 1));
-    return answer;
-}
-
-static void memo_start(Memo *memo) {
-    memo->key.len = 0;
-    buf_add(&memo->key, "");
-}
 
 static bool backward(Unit *u) {
     return !u->par && u->st->comps[u->comp].order == ORD_BACKWARD;
@@ -75,16 +36,14 @@ static bool covers_at_every_nz(Block *bl, int a, int b, Unit *p) {
     return true;
 }
 
-static bool covers(Block *bl, int a, int b, Unit *p, Memo *memo) {
-    memo_start(memo);
-    buf_add(&memo->key, "covers ");
-    for (int i = a; i < b; i++)
-        key_bounds(&memo->key, &bl->u[i].box);
-    key_bounds(&memo->key, &p->box);
-    int known = memo_get(memo);
+static bool covers(Block *bl, int a, int b, Unit *p, FpoMemo *memo) {
+    fpo_memo_start(memo, "covers ");
+    for (int i = a; i <= b; i++)
+        fpo_memo_nest(memo, i < b ? &bl->u[i] : p, NULL);
+    int known = fpo_memo_get(memo);
     if (known >= 0)
         return known;
-    return memo_put(memo, covers_at_every_nz(bl, a, b, p));
+    return fpo_memo_put(memo, covers_at_every_nz(bl, a, b, p));
 }
 
 /* What a sweep's nests [a, b) and the nests [b, p) already inside it do to each slot, as two
@@ -97,7 +56,7 @@ static bool not_read(Acc *a) { return !a->read; }
  * already inside it: it reads what they write only at the current level, writes nothing they
  * touch, and each level of its K range falls in one of the sweep's loops. */
 static bool mergeable(Block *bl, int a, int b, int p, const NestRun *sweep, const NestRun *in,
-                      Memo *memo) {
+                      FpoMemo *memo) {
     Unit *P = &bl->u[p];
     if (!P->par)
         return false;
@@ -175,7 +134,7 @@ static bool ring_holds(Ring *g, int64_t nz, int R) {
 
 /* The ring size of `slot` touched only within the sweep [a, b) and the nests [b, c) inside
  * it, or 0. */
-static int ring_levels(Sched *s, Block *bl, int a, int b, int c, int slot, Memo *memo) {
+static int ring_levels(Sched *s, Block *bl, int a, int b, int c, int slot, FpoMemo *memo) {
     if (s->store[slot] != SK_STRIP || s->ring[slot])
         return 0;
     Ring g = {bl, a, b, 0, NULL, NULL, NULL, NULL, NULL};
@@ -194,19 +153,13 @@ static int ring_levels(Sched *s, Block *bl, int a, int b, int c, int slot, Memo 
     g.hi = fpo_new(sizeof(int64_t) * (size_t)g.n_in + 1);
     for (int m = 0; m < g.n_in; m++)
         g.in_acc[m] = fpo_unit_acc(&bl->u[g.in[m]], slot);
-    memo_start(memo);
-    buf_add(&memo->key, "ring ");
-    for (int i = a; i < b; i++) {
-        key_bounds(&memo->key, &bl->u[i].box);
-        buf_add(&memo->key, backward(&bl->u[i]) ? "down " : "up ");
-        key_acc(&memo->key, g.acc[i - a]);
-    }
+    fpo_memo_start(memo, "ring ");
+    for (int i = a; i < b; i++)
+        fpo_memo_nest(memo, &bl->u[i], g.acc[i - a]);
     buf_add(&memo->key, "in ");
-    for (int m = 0; m < g.n_in; m++) {
-        key_bounds(&memo->key, &bl->u[g.in[m]].box);
-        key_acc(&memo->key, g.in_acc[m]);
-    }
-    int known = memo_get(memo);
+    for (int m = 0; m < g.n_in; m++)
+        fpo_memo_nest(memo, &bl->u[g.in[m]], g.in_acc[m]);
+    int known = fpo_memo_get(memo);
     if (known >= 0)
         return known;
     for (int R = 2; R <= KRING_MAX; R *= 2) {
@@ -214,13 +167,13 @@ static int ring_levels(Sched *s, Block *bl, int a, int b, int c, int slot, Memo 
         for (int64_t nz = 1; nz <= NZ_CHECK && ok; nz++)
             ok = ring_holds(&g, nz, R);
         if (ok)
-            return memo_put(memo, R);
+            return fpo_memo_put(memo, R);
     }
-    return memo_put(memo, 0);
+    return fpo_memo_put(memo, 0);
 }
 
 void fpo_pass_kcache(Sched *s) {
-    Memo memo = {0};
+    FpoMemo memo = {0};
     NestRun sweep = fpo_run_new(s, not_woff), in = fpo_run_new(s, not_read);
     for (int k = 0; k < s->nblocks; k++) {
         Block *bl = &s->blocks[k];

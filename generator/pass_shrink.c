@@ -6,7 +6,6 @@
  * thread (one J row of every level). */
 #include "opt.h"
 
-#include <stdint.h>
 
 static StoreKind shrink(Sched *s, int slot) {
     if (!s->covered[slot])
@@ -76,24 +75,8 @@ static bool same_ij(SBox *a, SBox *b) {
     return true;
 }
 
-/* What levels_written looks at of one nest, as text: slots that many nests treat alike (a
- * stencil called for many fields) are checked once. */
-static void level_key(Buf *key, Unit *u, Acc *a) {
-    bool down = !u->par && u->st->comps[u->comp].order == ORD_BACKWARD;
-    buf_printf(key, "%d%+lld %d%+lld %d %d%d%d %lld %lld %lld %lld;", u->box.lo[2].base,
-               (long long)u->box.lo[2].off, u->box.hi[2].base, (long long)u->box.hi[2].off,
-               down, a->wplain, a->early, a->late, (long long)a->ek[0], (long long)a->ek[1],
-               (long long)a->lk[0], (long long)a->lk[1]);
-}
-
-/* Answers of levels_written's walks by the nests' keys, and the key being built. */
-typedef struct Memo {
-    StrMap map;
-    Buf key;
-} Memo;
-
 /* The smallest nz from which `slot` can be a strip (STRIP_NZ_MAX + 1: never). */
-static int strip_from(Sched *s, int slot, Memo *memo) {
+static int strip_from(Sched *s, int slot, FpoMemo *memo) {
     int home = -1;
     FGroup *G = NULL;
     Unit *first = NULL;
@@ -127,22 +110,20 @@ static int strip_from(Sched *s, int slot, Memo *memo) {
         us[e - e0] = &s->blocks[home].u[s->users[slot][e].unit];
         acc[e - e0] = fpo_unit_acc(us[e - e0], slot);
     }
-    memo->key.len = 0;
-    buf_add(&memo->key, "");
+    fpo_memo_start(memo, "strip ");
     for (int e = 0; e < e1 - e0; e++)
-        level_key(&memo->key, us[e], acc[e]);
-    void *known = strmap_get(&memo->map, memo->key.s);
-    if (known)
-        return (int)(intptr_t)known;
+        fpo_memo_nest(memo, us[e], acc[e]);
+    int known = fpo_memo_get(memo);
+    if (known >= 0)
+        return known;
     int from = STRIP_NZ_MAX + 1;
     for (int nz = STRIP_NZ_MAX; nz >= 1 && levels_written(us, acc, e1 - e0, nz); nz--)
         from = nz;
-    strmap_put(&memo->map, fpo_strdup(memo->key.s), (void *)(intptr_t)from);   /* >= 1 */
-    return from;
+    return fpo_memo_put(memo, from);
 }
 
 void fpo_pass_shrink(Sched *s) {
-    Memo memo = {0};
+    FpoMemo memo = {0};
     for (int x = s->nfparams; x < s->nslots; x++) {
         s->store[x] = shrink(s, x);
         if (s->store[x] != SK_ARRAY)

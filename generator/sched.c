@@ -4,6 +4,8 @@
  * touches; every temporary a full array. The passes rework this schedule. */
 #include "opt.h"
 
+#include <stdint.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,6 +115,33 @@ void fpo_group_users(Sched *s, int block, FGroup *G, int slot, int *e0, int *e1)
     while (*e1 < s->nusers[slot] && s->users[slot][*e1].block == block &&
            s->users[slot][*e1].unit < G->first + G->count)
         ++*e1;
+}
+
+void fpo_memo_start(FpoMemo *m, const char *what) {
+    m->key.len = 0;
+    buf_add(&m->key, what);
+}
+
+void fpo_memo_nest(FpoMemo *m, Unit *u, const Acc *a) {
+    bool down = !u->par && u->st->comps[u->comp].order == ORD_BACKWARD;
+    buf_printf(&m->key, "%d%+lld %d%+lld %d ", u->box.lo[2].base, (long long)u->box.lo[2].off,
+               u->box.hi[2].base, (long long)u->box.hi[2].off, down);
+    if (!a)
+        buf_add(&m->key, "-;");
+    else
+        buf_printf(&m->key, "%d%d%d%d%d %lld %lld %lld %lld;", a->write, a->wplain, a->woff,
+                   a->early, a->late, (long long)a->ek[0], (long long)a->ek[1],
+                   (long long)a->lk[0], (long long)a->lk[1]);
+}
+
+int fpo_memo_get(FpoMemo *m) {
+    void *v = strmap_get(&m->map, m->key.s);
+    return v ? (int)(intptr_t)v - 1 : -1;
+}
+
+int fpo_memo_put(FpoMemo *m, int answer) {
+    strmap_put(&m->map, fpo_strdup(m->key.s), (void *)(intptr_t)(answer + 1));
+    return answer;
 }
 
 /* Whether any check is compiled in (then run goes through the inlined schedule, groups apart). */
