@@ -310,6 +310,16 @@ static void dsw_vertex_winds(em_sw_ref *r, int t, double dt5, int hord) {
     }
 }
 
+/* h where a row of cells meets a tile edge, cell a the first past the edge, st the step along
+ * the row, w the cells' widths along it: the mean of the two sides' linear extrapolations,
+ * each along its own grid line (FV3's edge value, as ppm.c's). */
+static double edge_h(const double *h, const double *w, ptrdiff_t st, size_t a) {
+    double left = ((2.0 * w[a - st] + w[a - 2 * st]) * h[a - st] - w[a - st] * h[a - 2 * st]) /
+                  (w[a - 2 * st] + w[a - st]);
+    double right = ((2.0 * w[a] + w[a + st]) * h[a] - w[a] * h[a + st]) / (w[a] + w[a + st]);
+    return 0.5 * (left + right);
+}
+
 /* d_sw 5: at the vertices the kinetic energy (FV3: vb v_up / 2 + ub u_up / 2; at a cube corner
  * the mean of the two edges' linear extrapolations), the divergence damping (FV3 nord 0) and
  * the geopotential of the new h: BB, the vertex value whose differences along the edges move
@@ -332,12 +342,17 @@ static void dsw_energy(em_sw_ref *r, int t, const em_sw_param *p) {
             if (j == 0 || j == n) vup = W(VB)[at] * rdt;
             keb[at] = 0.5 * (W(VB)[at] * vup + W(UB)[at] * uup);
         }
-    /* h at the vertices: the mean of the four cells (the halo's moved to this tile's grid) */
+    /* h at the vertices: the mean of the four cells; on a tile edge, where the grid lines
+     * fold, the mean of the edge values of the two rows (columns) that meet there */
     double *hb = W(HB);
     for (int j = 0; j <= n; j++)
         for (int i = 0; i <= n; i++) {
             size_t at = EM_AT(g, i, j);
             hb[at] = 0.25 * (h[AT(-1, -1)] + h[AT(0, -1)] + h[AT(-1, 0)] + h[at]);
+            if (i == 0 || i == n)
+                hb[at] = 0.5 * (edge_h(h, g->dxa, 1, AT(0, -1)) + edge_h(h, g->dxa, 1, at));
+            if (j == 0 || j == n)
+                hb[at] = 0.5 * (edge_h(h, g->dya, sx, AT(-1, 0)) + edge_h(h, g->dya, sx, at));
         }
     size_t c[4] = {EM_AT(g, 0, 0), EM_AT(g, n, 0), EM_AT(g, n, n), EM_AT(g, 0, n)};
     int di[4] = {1, -1, -1, 1}, dj[4] = {1, 1, -1, -1};

@@ -5,10 +5,13 @@
 #   MODE=same:  REF (the reference, serial) and every executable of EXES on every rank count of
 #               NPS, each with ARGS: one fingerprint.
 #   MODE=mass:  one run of EXE (as for norms): every printed mass drift at most 1e-13 in size.
+#   MODE=order: EXE (alone) with ARGS and -n N for each N of NS (two, the second twice the
+#               first): the l2 error falls at least RATIO/100 times (400: second order; 348:
+#               an observed order of 1.8).
 # MPI runs need MPIEXEC, NPFLAG, PREFLAGS, POSTFLAGS (FindMPI's variables). Lists (ARGS, NPS,
 # EXES, PREFLAGS, POSTFLAGS) come separated by '|': add_test splits CMake lists.
 cmake_minimum_required(VERSION 3.25)
-foreach(v ARGS NPS EXES PREFLAGS POSTFLAGS)
+foreach(v ARGS NPS NS EXES PREFLAGS POSTFLAGS)
   string(REPLACE "|" ";" ${v} "${${v}}")
 endforeach()
 
@@ -99,6 +102,27 @@ elseif(MODE STREQUAL "same")
       endif()
     endforeach()
   endforeach()
+elseif(MODE STREQUAL "order")
+  set(l2s "")
+  set(args ${ARGS})
+  foreach(n IN LISTS NS)
+    set(ARGS ${args} -n ${n})
+    sw_run(0 ${EXE} out)
+    if(NOT out MATCHES "h l1 [^ ]+ l2 ([^ ]+) ")
+      message(FATAL_ERROR "sw_check: no norms printed at N = ${n}")
+    endif()
+    sw_fixed(${CMAKE_MATCH_1} v)
+    list(APPEND l2s ${v})
+  endforeach()
+  list(GET l2s 0 coarse)
+  list(GET l2s 1 fine)
+  math(EXPR lhs "${coarse} * 100")
+  math(EXPR rhs "${fine} * ${RATIO}")
+  if(fine EQUAL 0 OR lhs LESS rhs)
+    message(FATAL_ERROR "sw_check: l2 falls from ${coarse} to ${fine} (1e-18), less than ${RATIO}/100 times")
+  endif()
+  math(EXPR r100 "${lhs} / ${fine}")
+  message("sw_check: l2 falls ${r100}/100 times from N = ${NS}")
 elseif(MODE STREQUAL "mass")
   sw_run(${NP} ${EXE} out)
   string(REGEX MATCHALL "mass [+-][0-9.]+e[+-][0-9]+  energy" lines "${out}")
@@ -111,5 +135,5 @@ elseif(MODE STREQUAL "mass")
     sw_at_most("mass drift" ${m} 1.0e-13)
   endforeach()
 else()
-  message(FATAL_ERROR "sw_check: MODE must be norms, same or mass")
+  message(FATAL_ERROR "sw_check: MODE must be norms, same, order or mass")
 endif()
