@@ -141,6 +141,7 @@ static int out_open(sw_out *o, const sw_rank *r, em_sw_case tc, const char *path
     memset(o, 0, sizeof *o);
     MPI_Comm_rank(r->d.comm, &me);
     int bad = !(o->work = calloc(3 * r->np, sizeof *o->work));
+    if (bad) snprintf(err->msg, sizeof err->msg, "out of memory");
     if (me == 0 && !bad) {
         double *lon = malloc(nc * sizeof *lon), *lat = malloc(nc * sizeof *lat),
                *area = malloc(nc * sizeof *area), *lonb = malloc(nv * sizeof *lonb),
