@@ -1,7 +1,8 @@
 /* sw_model_main.c: command line and MPI ranks to a run of the FPO shallow-water model (program
  * sw_step, example_model/sw/step.fpo) on 6 L^2 ranks: the test case's initial state, the steps,
  * h's error norms against the initial state (test case 2), the invariants' drift as a time
- * series, and the fingerprint of h, u and v, the same on every layout and in the reference. */
+ * series, the fingerprint of h, u and v, the same on every layout and in the reference, and
+ * (-f) the reference's NetCDF file, the ranks' fields gathered to rank 0. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,10 +19,12 @@ enum { H = EM_TP_HALO };
 static void usage(void) {
     fprintf(stderr,
             "usage: fpo_sw_model [-t 2|5|6|g|j] [-n N] [-a ALPHA] [-d DAYS] [-s STEPS]\n"
-            "                    [-c COURANT] [-k DDDMP] [-b D2_BG] [-e EVERY]\n"
+            "                    [-c COURANT] [-k DDDMP] [-b D2_BG] [-e EVERY] [-f FILE.nc]\n"
             "  test case (2), N cells per tile edge (24), ALPHA radians (0), DAYS (5),\n"
             "  STEPS (from COURANT, 0.5: the gravity-wave Courant number), DDDMP, D2_BG divergence\n"
-            "  damping (0.2, 0), invariants printed every EVERY steps (a tenth of the run)\n");
+            "  damping (0.2, 0), invariants printed every EVERY steps (a tenth of the run);\n"
+            "  FILE: CF NetCDF of h, winds, vorticity and the invariants at the start and at\n"
+            "  every print, as fpo_sw_reference -f writes it\n");
 }
 
 typedef struct sw_rank {
@@ -117,6 +120,76 @@ static void invariants(const sw_rank *r, double out[EM_SW_NINV]) {
     }
 }
 
+/* The NetCDF output (-f): the file and the four global fields on rank 0, the cell fields of
+ * this rank (ue, vn, zeta: arrays of the grid's shape) on every rank. */
+typedef struct sw_out {
+    em_sw_nc f;
+    double *glob, *work;
+} sw_out;
+
+/* Every rank learns whether rank 0 failed (st), with its message. */
+static int share(int st, MPI_Comm comm, em_error *err) {
+    MPI_Bcast(&st, 1, MPI_INT, 0, comm);
+    if (st) MPI_Bcast(err->msg, sizeof err->msg, MPI_CHAR, 0, comm);
+    return st;
+}
+
+/* Rank 0 creates path with the whole grid (degrees), as the reference does. */
+static int out_open(sw_out *o, const sw_rank *r, em_sw_case tc, const char *path, em_error *err) {
+    int n = r->g.n, me;
+    size_t nc = 6 * (size_t)n * n, nv = 6 * ((size_t)n + 1) * ((size_t)n + 1);
+    memset(o, 0, sizeof *o);
+    MPI_Comm_rank(r->d.comm, &me);
+    int bad = !(o->work = calloc(3 * r->np, sizeof *o->work));
+    if (bad) snprintf(err->msg, sizeof err->msg, "out of memory");
+    if (me == 0 && !bad) {
+        double *lon = malloc(nc * sizeof *lon), *lat = malloc(nc * sizeof *lat),
+               *area = malloc(nc * sizeof *area), *lonb = malloc(nv * sizeof *lonb),
+               *latb = malloc(nv * sizeof *latb);
+        o->glob = malloc(4 * nc * sizeof *o->glob);
+        bad = !lon || !lat || !area || !lonb || !latb || !o->glob;
+        if (bad) snprintf(err->msg, sizeof err->msg, "out of memory");
+        if (!bad) bad = em_global_grid(n, lon, lat, area, lonb, latb, err) != EM_OK;
+        if (!bad) {
+            for (size_t k = 0; k < nc; k++) lon[k] *= 180.0 / EM_PI, lat[k] *= 180.0 / EM_PI;
+            char title[128];
+            snprintf(title, sizeof title, "shallow-water test case %c, FPO model (sw_step) on %d ranks, N=%d",
+                     tc.id < 10 ? '0' + tc.id : tc.id, r->d.size, n);
+            bad = em_sw_nc_create(&o->f, path, n, lon, lat, area, title, err) != EM_OK;
+        }
+        free(lon), free(lat), free(area), free(lonb), free(latb);
+    }
+    int any, zero = me == 0 && bad;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, r->d.comm);
+    if (!any) return 0;
+    if (!share(zero, r->d.comm, err)) snprintf(err->msg, sizeof err->msg, "out of memory on a rank");
+    return 1;
+}
+
+/* A record at time t (s): h and the cell fields of every rank gathered to rank 0, which
+ * writes them with the invariants inv. */
+static int out_record(sw_out *o, const sw_rank *r, double t, const double inv[EM_SW_NINV],
+                      em_error *err) {
+    size_t nc = 6 * (size_t)r->g.n * r->g.n;
+    const double *mine[4] = {r->h, o->work, o->work + r->np, o->work + 2 * r->np};
+    em_sw_cell_fields(&r->g, &r->m, r->u, r->v, o->work, o->work + r->np, o->work + 2 * r->np);
+    for (int k = 0; k < 4; k++)
+        if (em_gather(&r->g, mine[k], o->glob ? o->glob + k * nc : NULL, 0, r->d.comm, err))
+            return 1;  /* every rank fails alike */
+    int st = 0;
+    if (o->glob) {
+        const double *fld[4] = {o->glob, o->glob + nc, o->glob + 2 * nc, o->glob + 3 * nc};
+        st = em_sw_nc_write(&o->f, t, fld, inv, err) != EM_OK;
+    }
+    return share(st, r->d.comm, err);
+}
+
+static int out_close(sw_out *o, MPI_Comm comm, em_error *err) {
+    int st = o->glob ? em_sw_nc_close(&o->f, err) != EM_OK : 0;
+    free(o->glob), free(o->work);
+    return share(st, comm, err);
+}
+
 static double now(void) {
     struct timespec ts;
     timespec_get(&ts, TIME_UTC);
@@ -126,6 +199,7 @@ static double now(void) {
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     int n = 24, steps = 0, every = 0, me;
+    const char *path = NULL;
     double alpha = 0.0, days = 5.0, courant = 0.5, dddmp = 0.2, d2_bg = 0.0;
     em_sw_case tc = {.id = 2};
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -146,6 +220,7 @@ int main(int argc, char **argv) {
         case 'k': dddmp = atof(v); break;
         case 'b': d2_bg = atof(v); break;
         case 'e': every = atoi(v); break;
+        case 'f': path = v; break;
         default:
             if (!me) usage();
             MPI_Finalize();
@@ -177,9 +252,12 @@ int main(int argc, char **argv) {
     fpo_error ferr;
     sw_step *p = NULL;
     int st = sw_step_open_with(&p, &dom, &f, &opt, &ferr);
-    double inv0[EM_SW_NINV], inv[EM_SW_NINV], t0 = now();
+    double inv0[EM_SW_NINV], inv[EM_SW_NINV];
     invariants(&r, inv0);
-    for (int k = 0; k < steps && !st; k++) {
+    sw_out out;
+    int bad = path && (out_open(&out, &r, tc, path, &err) || out_record(&out, &r, 0.0, inv0, &err));
+    double t0 = now(), elapsed = 0.0;
+    for (int k = 0; k < steps && !st && !bad; k++) {
         st = sw_step_run(p, dt, dddmp, d2_bg, da, &ferr);
         if (!st && ((k + 1) % every == 0 || k + 1 == steps)) {
             invariants(&r, inv);
@@ -187,11 +265,19 @@ int main(int argc, char **argv) {
                 printf("day %7.3f  mass %+.3e  energy %+.3e  enstrophy %+.3e\n", (k + 1) * dt / 86400.0,
                        (inv[0] - inv0[0]) / inv0[0], (inv[1] - inv0[1]) / inv0[1],
                        (inv[2] - inv0[2]) / inv0[2]);
+            double t1 = now();   /* the step's time leaves the output out */
+            if (path) bad = out_record(&out, &r, (k + 1) * dt, inv, &err);
+            elapsed -= now() - t1;
         }
     }
-    double elapsed = now() - t0;
+    elapsed += now() - t0;
     if (st) {
         if (!me) fprintf(stderr, "fpo_sw_model: sw_step: %s\n", ferr.msg);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (path && !bad) bad = out_close(&out, r.d.comm, &err);
+    if (bad) {
+        if (!me) fprintf(stderr, "fpo_sw_model: %s: %s\n", path, err.msg);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     em_norm_acc acc;

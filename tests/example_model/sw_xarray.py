@@ -1,14 +1,19 @@
-"""sw_xarray.py: runs the shallow-water reference on test case 5 writing NetCDF (-f) and reads
-the file with xarray: dims, units, the mass series against sum(area h) of every record and the
-printed drift, and the first record's winds and vorticity against the case's analytic flow.
-usage: sw_xarray.py N FILE.nc COMMAND... (COMMAND writes FILE.nc and prints its norms)"""
+"""sw_xarray.py: runs the shallow-water reference or model on test case 5 writing NetCDF (-f)
+and reads the file with xarray: dims, units, the mass series against sum(area h) of every record
+and the printed drift, and the first record's winds and vorticity against the case's analytic
+flow; with --same REF.nc, also every variable of the file against REF.nc's, bit for bit.
+usage: sw_xarray.py [--same REF.nc] N FILE.nc COMMAND... (COMMAND writes FILE.nc)"""
 import subprocess
 import sys
 
 import numpy as np
 import xarray
 
-n, path, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+args = sys.argv[1:]
+ref = None
+if args[:1] == ["--same"]:
+    ref, args = args[1], args[2:]
+n, path, cmd = int(args[0]), args[1], args[2:]
 out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
 print(out)
 ds = xarray.open_dataset(path)
@@ -44,6 +49,19 @@ check(np.abs(v0).max() < 0.05 * 20, f"v against 0: {np.abs(v0).max()}")
 zx = 40 * np.sin(lat) / 6.37122e6
 check(np.abs(z0 - zx).max() < 0.1 * np.abs(zx).max(), f"vorticity against 40 sin(lat) / a: {np.abs(z0 - zx).max()}")
 check(np.isfinite(ds.h.values).all() and np.isfinite(ds.vorticity.values).all(), "non-finite values")
+# the same variables as REF.nc, their attributes and their bits (a NaN equals only itself)
+if ref is not None:
+    with xarray.open_dataset(ref, decode_times=False) as r, xarray.open_dataset(path, decode_times=False) as f:
+        check(sorted(r.variables) == sorted(f.variables), f"variables {sorted(f.variables)}, {ref}'s {sorted(r.variables)}")
+        for name in r.variables:
+            if name not in f.variables:
+                continue
+            a, b = r[name], f[name]
+            check(a.dims == b.dims and a.attrs == b.attrs, f"{name}: dims or attributes differ from {ref}'s")
+            same = a.shape == b.shape and np.array_equal(a.values.view(np.uint64), b.values.view(np.uint64))
+            check(same, f"{name}: not bit for bit {ref}'s")
+        if not fail:
+            print(f"sw_xarray: {path}: every variable bit for bit {ref}'s")
 if fail:
     print("sw_xarray: " + "; ".join(fail))
     sys.exit(1)
