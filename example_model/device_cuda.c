@@ -1,13 +1,14 @@
-/* device_cuda.c: takes the model's host arrays, gives their copies in CUDA device memory (the
- * CUDA runtime's cudaMalloc and cudaMemcpy) for em_step on the CUDA back end. */
+/* device_cuda.c: takes a model's host arrays, gives their copies in CUDA device memory (the
+ * CUDA runtime's cudaMalloc and cudaMemcpy) for a program on the CUDA back end (em_step,
+ * sw_step). */
 #include <stdio.h>
 
 #include <cuda_runtime_api.h>
 
-#include "model.h"
+#include "device.h"
 
 static em_status cuda_fail(em_error *err, const char *what, cudaError_t e) {
-    snprintf(err->msg, sizeof err->msg, "em_model: %s: %s", what, cudaGetErrorString(e));
+    snprintf(err->msg, sizeof err->msg, "%s: %s", what, cudaGetErrorString(e));
     return EM_EINVAL;
 }
 
@@ -15,7 +16,7 @@ em_status em_dev_ready(em_error *err) {
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess || n == 0) {
-        snprintf(err->msg, sizeof err->msg, "em_model: the CUDA back end needs a CUDA device, "
+        snprintf(err->msg, sizeof err->msg, "the CUDA back end needs a CUDA device, "
                  "and none can be used here (%s)", e != cudaSuccess ? cudaGetErrorString(e) : "no device");
         return EM_EINVAL;
     }

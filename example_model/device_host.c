@@ -1,11 +1,11 @@
-/* device_host.c: takes the model's host arrays, gives their copies as the emulated CUDA back end
+/* device_host.c: takes a model's host arrays, gives their copies as the emulated CUDA back end
  * sees device memory (host memory, kept apart so that the copies are checked too), or as a build
- * without the CUDA back end has them (em_step's open then refuses the back end). */
+ * without the CUDA back end has them (the program's open then refuses the back end). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "device.h"
 
 em_status em_dev_ready(em_error *err) {
     (void)err;
@@ -14,7 +14,7 @@ em_status em_dev_ready(em_error *err) {
 
 em_status em_dev_alloc(void **dev, size_t bytes, em_error *err) {
     if (!(*dev = malloc(bytes ? bytes : 1))) {
-        snprintf(err->msg, sizeof err->msg, "em_model: device memory: out of memory");
+        snprintf(err->msg, sizeof err->msg, "device memory: out of memory");
         return EM_ENOMEM;
     }
     return EM_OK;

@@ -5,6 +5,7 @@
 #ifndef EM_MODEL_H
 #define EM_MODEL_H
 
+#include "device.h"
 #include "em.h"
 #include "fpo_halo.h"
 
@@ -60,13 +61,6 @@ em_status em_model_store(em_model *m, em_error *err);
 /* What em_step runs on, as its _backend says ("c", "cuda (halo exchanges staged ...)"). */
 const char *em_model_backend(const em_model *m);
 
-/* device_cuda.c (device_host.c where em_step has no CUDA back end, or an emulated one): the
- * memory em_step's fields live in on the CUDA back end. */
-em_status em_dev_ready(em_error *err);   /* refuses where no device can be used */
-em_status em_dev_alloc(void **dev, size_t bytes, em_error *err);
-em_status em_dev_put(void *dev, const void *host, size_t bytes, em_error *err);
-em_status em_dev_get(void *host, const void *dev, size_t bytes, em_error *err);
-void em_dev_free(void *dev);
 /* Gather level `level` of f (an array of the model's 3D shape) into out (6 N N values), or
  * every level when level < 0 (nz 6 N N values), on rank 0 (collective). */
 em_status em_model_gather(const em_model *m, const double *f, int level, double *out,

@@ -2,29 +2,34 @@
  * sw_step, example_model/sw/step.fpo) on 6 L^2 ranks: the test case's initial state, the steps,
  * h's error norms against the initial state (test case 2), the invariants' drift as a time
  * series, the fingerprint of h, u and v, the same on every layout and in the reference, and
- * (-f) the reference's NetCDF file, the ranks' fields gathered to rank 0. */
+ * (-f) the reference's NetCDF file, the ranks' fields gathered to rank 0; on the C back end or
+ * (-B cuda) the CUDA one, every field copied to device memory (device.h). */
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "device.h"
 #include "fpo_halo.h"
 #include "sw.h"
 #include "sw_step.h"
 
-enum { H = EM_TP_HALO };
+enum { H = EM_TP_HALO, SW_FIELDS = 64 };
 
 static void usage(void) {
     fprintf(stderr,
             "usage: fpo_sw_model [-t 2|5|6|g|j] [-n N] [-a ALPHA] [-d DAYS] [-s STEPS]\n"
             "                    [-c COURANT] [-k DDDMP] [-b D2_BG] [-e EVERY] [-f FILE.nc]\n"
+            "                    [-B BACKEND]\n"
             "  test case (2), N cells per tile edge (24), ALPHA radians (0), DAYS (5),\n"
             "  STEPS (from COURANT, 0.5: the gravity-wave Courant number), DDDMP, D2_BG divergence\n"
             "  damping (0.2, 0), invariants printed every EVERY steps (a tenth of the run);\n"
             "  FILE: CF NetCDF of h, winds, vorticity and the invariants at the start and at\n"
-            "  every print, as fpo_sw_reference -f writes it\n");
+            "  every print, as fpo_sw_reference -f writes it; BACKEND: sw_step's back end, c or\n"
+            "  cuda (FPO_BACKEND from the environment, else c)\n");
 }
 
 typedef struct sw_rank {
@@ -33,23 +38,66 @@ typedef struct sw_rank {
     em_sw_metric m;
     size_t np;
     double *h, *h0, *u, *v, *hs, *hsb, *fc, *fb;
+    /* on the CUDA back end (on_device): each array the program takes and its device copy */
+    int on_device, ndev;
+    em_status dev_st;
+    em_error dev_err;
+    double *host[SW_FIELDS], *dev[SW_FIELDS];
 } sw_rank;
 
-static fpo_field f3(const sw_rank *r, double *data) {
-    const em_grid *g = &r->g;
-    return (fpo_field){.data = data, .dtype = FPO_F64, .axes = FPO_IJK,
-                       .lo = {-H, -H, 0}, .hi = {g->nx + H + 1, g->ny + H + 1, 1},
-                       .stride = {1, g->sx, (int64_t)r->np}};
+/* The array the program sees for the host array data: itself, or on the CUDA back end its
+ * device copy, made at the first call (a failure is kept in dev_st, dev_err). */
+static double *seen(sw_rank *r, double *data) {
+    if (!r->on_device || r->dev_st) return data;
+    for (int k = 0; k < r->ndev; k++)
+        if (r->host[k] == data) return r->dev[k];
+    void *d = NULL;
+    size_t bytes = r->np * sizeof(double);
+    if (r->ndev == SW_FIELDS) {
+        snprintf(r->dev_err.msg, sizeof r->dev_err.msg, "more than %d device arrays", SW_FIELDS);
+        r->dev_st = EM_EINVAL;
+    }
+    if (!r->dev_st) r->dev_st = em_dev_alloc(&d, bytes, &r->dev_err);
+    if (!r->dev_st) r->dev_st = em_dev_put(d, data, bytes, &r->dev_err);
+    if (r->dev_st) {
+        em_dev_free(d);
+        return data;
+    }
+    r->host[r->ndev] = data;
+    r->dev[r->ndev++] = d;
+    return d;
 }
 
-static fpo_field f2(const sw_rank *r, double *data) {
+static fpo_field f3(sw_rank *r, double *data) {
     const em_grid *g = &r->g;
-    return (fpo_field){.data = data, .dtype = FPO_F64, .axes = FPO_IJ,
-                       .lo = {-H, -H, 0}, .hi = {g->nx + H + 1, g->ny + H + 1, 1},
-                       .stride = {1, g->sx, 0}};
+    fpo_field f = {.data = seen(r, data), .dtype = FPO_F64, .axes = FPO_IJK,
+                   .lo = {-H, -H, 0}, .hi = {g->nx + H + 1, g->ny + H + 1, 1},
+                   .stride = {1, g->sx, (int64_t)r->np}};
+    return r->on_device ? fpo_field_on_device(f) : f;
 }
 
-/* The program's fields on this rank's arrays. */
+static fpo_field f2(sw_rank *r, double *data) {
+    const em_grid *g = &r->g;
+    fpo_field f = {.data = seen(r, data), .dtype = FPO_F64, .axes = FPO_IJ,
+                   .lo = {-H, -H, 0}, .hi = {g->nx + H + 1, g->ny + H + 1, 1},
+                   .stride = {1, g->sx, 0}};
+    return r->on_device ? fpo_field_on_device(f) : f;
+}
+
+/* On the CUDA back end: wait for the queued steps and bring the state (h, u, v) to the host. */
+static int fetch(sw_rank *r, sw_step *p, em_error *err) {
+    fpo_error ferr;
+    if (sw_step_wait(p, &ferr)) {
+        snprintf(err->msg, sizeof err->msg, "sw_step: %s", ferr.msg);
+        return 1;
+    }
+    double *state[3] = {r->h, r->u, r->v};
+    for (int k = 0; k < 3 && r->on_device; k++)
+        if (em_dev_get(state[k], seen(r, state[k]), r->np * sizeof(double), err)) return 1;
+    return 0;
+}
+
+/* The program's fields on this rank's arrays (their device copies on the CUDA back end). */
 static sw_step_fields fields(sw_rank *r) {
     em_grid *g = &r->g;
     em_sw_metric *m = &r->m;
@@ -199,7 +247,7 @@ static double now(void) {
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     int n = 24, steps = 0, every = 0, me;
-    const char *path = NULL;
+    const char *path = NULL, *backend = getenv("FPO_BACKEND");
     double alpha = 0.0, days = 5.0, courant = 0.5, dddmp = 0.2, d2_bg = 0.0;
     em_sw_case tc = {.id = 2};
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -221,6 +269,7 @@ int main(int argc, char **argv) {
         case 'b': d2_bg = atof(v); break;
         case 'e': every = atoi(v); break;
         case 'f': path = v; break;
+        case 'B': backend = v; break;
         default:
             if (!me) usage();
             MPI_Finalize();
@@ -246,26 +295,45 @@ int main(int argc, char **argv) {
     double dt = days * 86400.0 / steps;
     if (every <= 0) every = steps / 10 > 0 ? steps / 10 : 1;
 
+    /* on the CUDA back end every rank copies its arrays to device memory, or all stop */
+    r.on_device = backend && !strcmp(backend, "cuda");
+    if (r.on_device) r.dev_st = em_dev_ready(&r.dev_err);
     sw_step_fields f = fields(&r);
+    int first = r.dev_st != EM_OK ? me : INT_MAX, any_bad;   /* the lowest failing rank says why */
+    MPI_Allreduce(&first, &any_bad, 1, MPI_INT, MPI_MIN, r.d.comm);
+    if (any_bad != INT_MAX) {
+        if (any_bad == me) fprintf(stderr, "fpo_sw_model: rank %d: %s\n", me, r.dev_err.msg);
+        MPI_Finalize();
+        return 1;
+    }
     fpo_domain dom = fpo_halo_domain(&r.d, 1);
-    fpo_options opt = {.halo = &r.d};
+    fpo_options opt = {.halo = &r.d, .backend = backend};
     fpo_error ferr;
     sw_step *p = NULL;
     int st = sw_step_open_with(&p, &dom, &f, &opt, &ferr);
+    if (!st && !me) printf("backend: %s\n", sw_step_backend(p));
     double inv0[EM_SW_NINV], inv[EM_SW_NINV];
     invariants(&r, inv0);
     sw_out out;
     int bad = path && (out_open(&out, &r, tc, path, &err) || out_record(&out, &r, 0.0, inv0, &err));
+    /* the time per step after the first (its setup, a CUDA graph's capture), from waiting for
+     * it to the end, less the diagnostics and the output */
     double t0 = now(), elapsed = 0.0;
+    int timed = steps;
     for (int k = 0; k < steps && !st && !bad; k++) {
         st = sw_step_run(p, dt, dddmp, d2_bg, da, &ferr);
+        if (!st && k == 0 && steps > 1 && !(st = sw_step_wait(p, &ferr))) t0 = now(), timed = steps - 1;
         if (!st && ((k + 1) % every == 0 || k + 1 == steps)) {
+            if (fetch(&r, p, &err)) {
+                if (!me) fprintf(stderr, "fpo_sw_model: %s\n", err.msg);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+            double t1 = now();
             invariants(&r, inv);
             if (!me)
                 printf("day %7.3f  mass %+.3e  energy %+.3e  enstrophy %+.3e\n", (k + 1) * dt / 86400.0,
                        (inv[0] - inv0[0]) / inv0[0], (inv[1] - inv0[1]) / inv0[1],
                        (inv[2] - inv0[2]) / inv0[2]);
-            double t1 = now();   /* the step's time leaves the output out */
             if (path) bad = out_record(&out, &r, (k + 1) * dt, inv, &err);
             elapsed -= now() - t1;
         }
@@ -292,10 +360,11 @@ int main(int argc, char **argv) {
     }
     if (!me)
         printf("case %c N=%d alpha=%.4f steps=%d dt=%.1fs days=%g ranks=%d: h l1 %.4e l2 %.4e linf %.4e "
-               "mass %+.2e fingerprint %016llx  (%.3f ms/step)\n",
+               "mass %+.2e fingerprint %016llx  (%.3f ms/step after the first)\n",
                tc.id < 10 ? '0' + tc.id : tc.id, n, alpha, steps, dt, days, r.d.size, e.l1, e.l2,
-               e.linf, e.mass, (unsigned long long)gfp, 1e3 * elapsed / steps);
+               e.linf, e.mass, (unsigned long long)gfp, 1e3 * elapsed / timed);
     sw_step_close(p);
+    for (int k = 0; k < r.ndev; k++) em_dev_free(r.dev[k]);
     double **a[] = {&r.h, &r.h0, &r.u, &r.v, &r.hs, &r.hsb, &r.fc, &r.fb};
     for (size_t k = 0; k < sizeof a / sizeof *a; k++) free(*a[k]);
     em_sw_metric_free(&r.m);

@@ -3,7 +3,8 @@
 #   MODE=norms: one run of EXE (ARGS; on NP ranks through MPI when NP is set): h's l1, l2, linf
 #               at most L1, L2, LINF and |mass drift| at most 1e-13.
 #   MODE=same:  REF (the reference, serial) and every executable of EXES on every rank count of
-#               NPS, each with ARGS: one fingerprint.
+#               NPS, each with ARGS: one fingerprint; with BACKEND, the EXES run with -B BACKEND
+#               and must print `backend: BACKEND`.
 #   MODE=mass:  one run of EXE (as for norms): every printed mass drift at most 1e-13 in size.
 #   MODE=order: EXE (alone) with ARGS and -n N for each N of NS (two, the second twice the
 #               first): the l2 error falls at least RATIO/100 times (400: second order; 348:
@@ -93,9 +94,15 @@ if(MODE STREQUAL "norms")
 elseif(MODE STREQUAL "same")
   sw_run(0 ${REF} out)
   sw_fingerprint("${out}" "the reference" want)
+  if(BACKEND)
+    list(APPEND ARGS -B ${BACKEND})
+  endif()
   foreach(exe IN LISTS EXES)
     foreach(np IN LISTS NPS)
       sw_run(${np} ${exe} out)
+      if(BACKEND AND NOT out MATCHES "backend: ${BACKEND}")
+        message(FATAL_ERROR "sw_check: ${exe} on ${np} ranks did not run on the ${BACKEND} back end")
+      endif()
       sw_fingerprint("${out}" "${exe} on ${np} ranks" fp)
       if(NOT fp STREQUAL want)
         message(FATAL_ERROR "sw_check: ${exe} on ${np} ranks: fingerprint ${fp}, the reference's ${want}")

@@ -16,7 +16,9 @@
 # (tests/codepaths' halo_stmts on 6 ranks, fused and unfused: device packing, staging, device
 # corner fills, the host callback); --instrument on the GPU (tests/optimizer's checks_run,
 # cuda-check on a faulting kernel); the example model on 6 and 24 ranks sharing the GPU against
-# the C back end (the same h fingerprint; its NetCDF file written); the GPU benchmark
+# the C back end (the same h fingerprint; its NetCDF file written); the shallow-water model on
+# 6 ranks, fused and unfused on the GPU against the C back end (one fingerprint of h, u, v;
+# the time per step of each at N = 24, 192, 384); the GPU benchmark
 # (fpo_cuda_bench: chain and transport step fused and unfused, the device triad, the C back end
 # on all the machine's cores, the host time of a run) at two sizes and every
 # fpo_cuda_bench_<tag> of the kernel-shape sweep that was built (FPO_CUDA_SWEEP=ON), with a
@@ -32,7 +34,8 @@ if [ "${1:-}" = "--stage" ]; then
     mkdir -p .gpu/rt/bin .gpu/rt/lib .gpu/rt/ompi/bin .gpu/rt/pmix
     bins=()
     for b in tests/cuda/cuda_check_gpu tests/cuda/builtins_check_gpu tests/cuda/fpo_cuda_bench \
-             example_model/fpo_example_model \
+             example_model/fpo_example_model example_model/fpo_sw_model \
+             example_model/fpo_sw_model_gpu_unfused \
              tests/codepaths/cp_halo_gpu_fused tests/codepaths/cp_halo_gpu_unfused \
              tests/optimizer/opt_checks_cuda_run_nan tests/optimizer/opt_checks_cuda_run_neg \
              tests/optimizer/opt_checks_cuda_run_trace tests/halo/halo_test_cuda; do
@@ -172,6 +175,39 @@ if [ -x "$bin/fpo_example_model" ]; then
         model_same 6 -n 192 -z 32 -d 0.25
     check "example model, C vs CUDA, 6 ranks, N 384, 32 levels, 10 steps" \
         model_same 6 -n 384 -z 32 -d 0.05
+fi
+
+# the shallow-water model (sw_step, c_sw + d_sw) on 6 ranks sharing the GPU: the C back end's
+# bits from the fused step and the unfused one (fpo_sw_model_gpu_unfused, layout 1x1); the
+# time per step of each, the C back end's on all the machine's cores
+sw() {   # sw EXE BACKEND ARGS...: 6 ranks; prints the output, leaves it in $sw_out
+    local exe=$1 be=$2
+    shift 2
+    sw_out=$(OMP_NUM_THREADS=$(( $(nproc) / 6 > 0 ? $(nproc) / 6 : 1 )) \
+             $mpirun -n 6 "$bin/$exe" -B "$be" "$@" 2>&1)
+    echo "$sw_out"
+}
+sw_fp() { echo "$sw_out" | sed -n 's/.* fingerprint \([0-9a-f]*\) .*/\1/p'; }
+sw_ms() { echo "$sw_out" | sed -n 's/.*(\([0-9.]*\) ms\/step after the first).*/\1/p'; }
+sw_same() {   # sw_same ARGS...: C fused, CUDA fused (and unfused where staged): one fingerprint
+    local c g u=none ct gt ut=-
+    sw fpo_sw_model c "$@" && c=$(sw_fp) && ct=$(sw_ms) &&
+        sw fpo_sw_model cuda "$@" && g=$(sw_fp) && gt=$(sw_ms) &&
+        echo "$sw_out" | grep -q '^backend: cuda' || return 1
+    if [ -x "$bin/fpo_sw_model_gpu_unfused" ]; then
+        sw fpo_sw_model_gpu_unfused cuda "$@" && u=$(sw_fp) && ut=$(sw_ms) || return 1
+    fi
+    note "      shallow water $* on 6 ranks, ms/step after the first: C fused (all cores) $ct, CUDA fused $gt, CUDA unfused $ut"
+    echo "fingerprints: c $c, cuda fused $g, cuda unfused $u"
+    [ -n "$c" ] && [ "$c" = "$g" ] && { [ "$u" = none ] || [ "$c" = "$u" ]; }
+}
+if [ -x "$bin/fpo_sw_model" ]; then
+    check "shallow-water model, C vs CUDA fused and unfused, 6 ranks, N 24, half a day" \
+        sw_same -n 24 -d 0.5
+    check "shallow-water model, C vs CUDA fused and unfused, 6 ranks, N 192, 49 steps" \
+        sw_same -n 192 -d 0.05
+    check "shallow-water model, C vs CUDA fused and unfused, 6 ranks, N 384, 49 steps" \
+        sw_same -n 384 -d 0.025
 fi
 
 bench() {
