@@ -47,11 +47,12 @@ em_status em_sw_init(const em_grid *g, em_sw_case tc, double *h, double *u, doub
 double em_sw_wave_speed(em_sw_case tc);
 
 /* Scheme parameters: PPM orders of h and vorticity fluxes and of the winds at vertices
- * (EM_PPM_*), divergence damping (FV3 nord 0): coefficient dddmp and background d2_bg, the
- * damping coefficient da_min_c * max(d2_bg, min(0.2, dddmp |D dt|)). */
+ * (EM_PPM_*), divergence damping (FV3's): del-2 with coefficient dddmp and background d2_bg,
+ * da_min_c * max(d2_bg, min(0.2, dddmp |D dt|)); with nord 1 also del-4, coefficient
+ * (da_min_c d4_bg)^2 (nord 0 or 1). */
 typedef struct em_sw_param {
-    double dt, dddmp, d2_bg;
-    int hord;
+    double dt, dddmp, d2_bg, d4_bg;
+    int hord, nord;
 } em_sw_param;
 
 /* The reference: the six tiles of s (halo EM_TP_HALO) and the step's fields. */
@@ -59,7 +60,7 @@ typedef struct em_sw_ref {
     const em_sphere *s;
     em_sw_metric m[6];
     double *h[6], *u[6], *v[6], *hs[6], *hsb[6], *fc[6], *fb[6];
-    double *w[6][40];   /* work arrays of each tile (swref.c names them) */
+    double *w[6][48];   /* work arrays of each tile (swref.c names them) */
     em_tp_winds tw;
     em_tp_work wk[6];
     double da_min_c;

@@ -23,10 +23,11 @@ static void usage(void) {
     fprintf(stderr,
             "usage: fpo_sw_model [-t 2|5|6|g|j] [-n N] [-a ALPHA] [-d DAYS] [-s STEPS]\n"
             "                    [-c COURANT] [-k DDDMP] [-b D2_BG] [-e EVERY] [-f FILE.nc]\n"
-            "                    [-B BACKEND]\n"
+            "                    [-r NORD] [-x D4_BG] [-B BACKEND]\n"
             "  test case (2), N cells per tile edge (24), ALPHA radians (0), DAYS (5),\n"
-            "  STEPS (from COURANT, 0.5: the gravity-wave Courant number), DDDMP, D2_BG divergence\n"
-            "  damping (0.2, 0), invariants printed every EVERY steps (a tenth of the run);\n"
+            "  STEPS (from COURANT, 0.5: the gravity-wave Courant number), DDDMP, D2_BG del-2\n"
+            "  divergence damping (0.2, 0); NORD 0, or 1 for del-4 damping too, coefficient D4_BG\n"
+            "  (0.16); invariants printed every EVERY steps (a tenth of the run);\n"
             "  FILE: CF NetCDF of h, winds, vorticity and the invariants at the start and at\n"
             "  every print, as fpo_sw_reference -f writes it; BACKEND: sw_step's back end, c or\n"
             "  cuda (FPO_BACKEND from the environment, else c)\n");
@@ -248,7 +249,8 @@ int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     int n = 24, steps = 0, every = 0, me;
     const char *path = NULL, *backend = getenv("FPO_BACKEND");
-    double alpha = 0.0, days = 5.0, courant = 0.5, dddmp = 0.2, d2_bg = 0.0;
+    double alpha = 0.0, days = 5.0, courant = 0.5, dddmp = 0.2, d2_bg = 0.0, d4_bg = 0.16;
+    int nord = 0;
     em_sw_case tc = {.id = 2};
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     for (int k = 1; k < argc; k++) {
@@ -270,6 +272,8 @@ int main(int argc, char **argv) {
         case 'e': every = atoi(v); break;
         case 'f': path = v; break;
         case 'B': backend = v; break;
+        case 'r': nord = atoi(v); break;
+        case 'x': d4_bg = atof(v); break;
         default:
             if (!me) usage();
             MPI_Finalize();
@@ -280,8 +284,9 @@ int main(int argc, char **argv) {
     tc.alpha = alpha;
     sw_rank r;
     em_error err;
-    if (n < 6 || days <= 0 || setup(&r, MPI_COMM_WORLD, n, tc, &err)) {
-        if (!me) n < 6 || days <= 0 ? usage() : (void)fprintf(stderr, "fpo_sw_model: %s\n", err.msg);
+    int bad_args = n < 6 || days <= 0 || nord < 0 || nord > 1;
+    if (bad_args || setup(&r, MPI_COMM_WORLD, n, tc, &err)) {
+        if (!me) bad_args ? usage() : (void)fprintf(stderr, "fpo_sw_model: %s\n", err.msg);
         MPI_Finalize();
         return 1;
     }
@@ -321,7 +326,7 @@ int main(int argc, char **argv) {
     double t0 = now(), elapsed = 0.0;
     int timed = steps;
     for (int k = 0; k < steps && !st && !bad; k++) {
-        st = sw_step_run(p, dt, dddmp, d2_bg, da, &ferr);
+        st = sw_step_run(p, dt, dddmp, d2_bg, da, nord, (da * d4_bg) * (da * d4_bg), &ferr);
         if (!st && k == 0 && steps > 1 && !(st = sw_step_wait(p, &ferr))) t0 = now(), timed = steps - 1;
         if (!st && ((k + 1) % every == 0 || k + 1 == steps)) {
             if (fetch(&r, p, &err)) {

@@ -13,11 +13,12 @@
 static void usage(void) {
     fprintf(stderr,
             "usage: fpo_sw_reference [-t 2|5|6|g|j] [-n N] [-a ALPHA] [-d DAYS] [-s STEPS]\n"
-            "                        [-c COURANT] [-o HORD] [-k DDDMP] [-b D2_BG] [-e EVERY]\n"
-            "                        [-f FILE.nc] [-q] [-T]\n"
+            "                        [-c COURANT] [-o HORD] [-k DDDMP] [-b D2_BG] [-r NORD]\n"
+            "                        [-x D4_BG] [-e EVERY] [-f FILE.nc] [-q] [-T]\n"
             "  test case (2), N cells per tile edge (24), ALPHA radians (0), DAYS (5),\n"
             "  STEPS (from COURANT, 0.5: the gravity-wave Courant number), HORD 2, 6 or 8 (8),\n"
-            "  DDDMP, D2_BG divergence damping (0.2, 0), invariants printed every EVERY steps (a\n"
+            "  DDDMP, D2_BG del-2 divergence damping (0.2, 0); NORD 0, or 1 for del-4 damping too,\n"
+            "  coefficient D4_BG (0.16); invariants printed every EVERY steps (a\n"
             "  tenth of the run); FILE: CF NetCDF of h, winds, vorticity and the invariants at the\n"
             "  start and at every print; -q: no time series printed;\n"
             "  -T: the table\n"
@@ -186,7 +187,7 @@ static int table(const sw_run *base) {
 
 int main(int argc, char **argv) {
     sw_run x = {.tc = {.id = 2}, .n = 24, .hord = EM_PPM_MONO, .days = 5.0, .courant = 0.5,
-                .p = {.dddmp = 0.2, .d2_bg = 0.0}};
+                .p = {.dddmp = 0.2, .d2_bg = 0.0, .d4_bg = 0.16, .nord = 0}};
     int tab = 0;
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
@@ -206,6 +207,8 @@ int main(int argc, char **argv) {
         case 'o': x.hord = atoi(v); break;
         case 'k': x.p.dddmp = atof(v); break;
         case 'b': x.p.d2_bg = atof(v); break;
+        case 'r': x.p.nord = atoi(v); break;
+        case 'x': x.p.d4_bg = atof(v); break;
         case 'e': x.every = atoi(v); break;
         case 'f': x.path = v; break;
         default: return usage(), 2;
@@ -213,7 +216,8 @@ int main(int argc, char **argv) {
         k++;
     }
     if (x.n < 6 || x.days <= 0 || x.courant <= 0 ||
-        (x.hord != EM_PPM_LINEAR && x.hord != EM_PPM_SMOOTH && x.hord != EM_PPM_MONO))
+        (x.hord != EM_PPM_LINEAR && x.hord != EM_PPM_SMOOTH && x.hord != EM_PPM_MONO) ||
+        x.p.nord < 0 || x.p.nord > 1)
         return usage(), 2;
     if (tab) return table(&x);
     if (run(&x)) return 1;

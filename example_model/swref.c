@@ -10,7 +10,10 @@
 
 /* Work arrays of each tile: their index in em_sw_ref.w. */
 enum { UCA, VCA, UA, VA, V0, V1, V2, KEC, UC, VC, FX1, FY1, HC, KG, WAB, CRX, CRY, XFX, YFX,
-       RAX, RAY, MFX, MFY, Q, UB, VB, CRUB, CRVB, UUP, VUP, KEB, UF, VF, DIV, BB, HB, UCF, VCF, NWORK };
+       RAX, RAY, MFX, MFY, Q, UB, VB, CRUB, CRVB, UUP, VUP, KEB, UF, VF, DIV, BB, HB, UCF, VCF, GX,
+       GY, NWORK };
+
+_Static_assert(NWORK < sizeof ((em_sw_ref *)0)->w[0] / sizeof(double *), "em_sw_ref.w is too small");
 
 em_status em_sw_ref_init(em_sw_ref *r, const em_sphere *s, em_sw_case tc, em_error *err) {
     memset(r, 0, sizeof *r);
@@ -70,15 +73,15 @@ static double *const *col(em_sw_ref *r, int k, double *out[6]) {
 }
 
 /* c_sw 1: D-grid winds to cell covariant (uca, vca), contravariant (ua, va) and 3D winds, the
- * kinetic energy; cells -1 .. N. */
+ * kinetic energy; cells -2 .. N + 1 (the outer ring for the divergence of d_sw's damping). */
 static void csw_agrid(em_sw_ref *r, int t) {
     const em_grid *g = &r->s->g[t];
     const em_sw_metric *m = &r->m[t];
     int n = g->n;
     ptrdiff_t sx = g->sx;
     const double *u = r->u[t], *v = r->v[t];
-    for (int j = -1; j <= n; j++)
-        for (int i = -1; i <= n; i++) {
+    for (int j = -2; j <= n + 1; j++)
+        for (int i = -2; i <= n + 1; i++) {
             size_t at = EM_AT(g, i, j);
             double uca = 0.5 * (u[at] + u[AT(0, 1)]);
             double vca = 0.5 * (v[at] + v[AT(1, 0)]);
@@ -362,36 +365,63 @@ static void dsw_energy(em_sw_ref *r, int t, const em_sw_param *p) {
         hb[at] = (h[AT(di[k] < 0 ? -1 : 0, dj[k] < 0 ? -1 : 0)] + h[AT(di[k] < 0 ? -1 : 0, dj[k] < 0 ? 0 : -1)] +
                   h[AT(di[k] < 0 ? 0 : -1, dj[k] < 0 ? -1 : 0)]) / 3.0;
     }
-    /* divergence at the vertices: fluxes across the dual cell's sides */
-    for (int j = -1; j <= n; j++)
-        for (int i = -1; i <= n; i++) {
+    /* divergence at the vertices -1 .. N + 1 (fluxes across the dual cell's sides), as FV3
+     * of opposite sign: d = -D */
+    for (int j = -2; j <= n + 1; j++)
+        for (int i = -2; i <= n + 1; i++) {
             size_t at = EM_AT(g, i, j);
-            if (j >= 0) {  /* y-face (i, j) */
+            if (j >= -1) {  /* y-face (i, j) */
                 if (j == 0 || j == n)
                     uf[at] = u[at] * g->dyc[at] * m->sv[at];
                 else
                     uf[at] = (u[at] - 0.5 * (W(VA)[AT(0, -1)] + W(VA)[at]) * m->cv[at]) * g->dyc[at] * m->sv[at];
             }
-            if (i >= 0) {  /* x-face (i, j) */
+            if (i >= -1) {  /* x-face (i, j) */
                 if (i == 0 || i == n)
                     vf[at] = v[at] * g->dxc[at] * m->su[at];
                 else
                     vf[at] = (v[at] - 0.5 * (W(UA)[AT(-1, 0)] + W(UA)[at]) * m->cu[at]) * g->dxc[at] * m->su[at];
             }
         }
-    double dtg = p->dt * EM_GRAV;
-    for (int j = 0; j <= n; j++)
-        for (int i = 0; i <= n; i++) {
+    double *dv = W(DIV);
+    for (int j = -1; j <= n + 1; j++)
+        for (int i = -1; i <= n + 1; i++) {
             size_t at = EM_AT(g, i, j);
             double d = vf[AT(0, -1)] - vf[at] + uf[AT(-1, 0)] - uf[at];
             int ci = i == 0 ? 0 : i == n ? 1 : -1, cj = j == 0 ? 0 : j == n ? 1 : -1;
             if (ci >= 0 && cj == 0) d = d - vf[AT(0, -1)];  /* SW, SE */
             if (ci >= 0 && cj == 1) d = d + vf[at];         /* NE, NW */
-            d = m->rarea_c[at] * d;
+            dv[at] = m->rarea_c[at] * d;
+        }
+    /* del-4 (nord 1): -1 times the Laplacian of d on the vertices, differences along the D-grid
+     * edges times the dual sides over the edges (FV3's divg_u, divg_v); a cube corner has no
+     * arms outside the tile */
+    double *gx = W(GX), *gy = W(GY), dd8 = 0.0;
+    if (p->nord >= 1) {
+        dd8 = (r->da_min_c * p->d4_bg) * (r->da_min_c * p->d4_bg);
+        for (int j = -1; j <= n; j++)
+            for (int i = -1; i <= n; i++) {
+                size_t at = EM_AT(g, i, j);
+                if (j >= 0) gx[at] = (dv[AT(1, 0)] - dv[at]) * g->dyc[at] * m->sv[at] * g->rdx[at];
+                if (i >= 0) gy[at] = (dv[AT(0, 1)] - dv[at]) * g->dxc[at] * m->su[at] * g->rdy[at];
+            }
+    }
+    double dtg = p->dt * EM_GRAV;
+    for (int j = 0; j <= n; j++)
+        for (int i = 0; i <= n; i++) {
+            size_t at = EM_AT(g, i, j);
+            double d = dv[at];
             double damp = r->da_min_c * mx(p->d2_bg, mn(0.2, p->dddmp * fabs(d * p->dt)));
-
-            W(DIV)[at] = d;
-            W(BB)[at] = keb[at] + damp * d + dtg * (hb[at] + r->hsb[t][at]);
+            double e = damp * d;
+            if (p->nord >= 1) {
+                double l = gy[AT(0, -1)] - gy[at] + gx[AT(-1, 0)] - gx[at];
+                if (i == 0 && j == 0) l = -gy[at] - gx[at];
+                if (i == n && j == 0) l = -gy[at] + gx[AT(-1, 0)];
+                if (i == n && j == n) l = gy[AT(0, -1)] + gx[AT(-1, 0)];
+                if (i == 0 && j == n) l = gy[AT(0, -1)] - gx[at];
+                e = e + dd8 * (m->rarea_c[at] * l);
+            }
+            W(BB)[at] = keb[at] + e + dtg * (hb[at] + r->hsb[t][at]);
         }
 }
 
