@@ -265,6 +265,9 @@ enum { EM_PPM_LINEAR = 2, EM_PPM_SMOOTH = 6, EM_PPM_MONO = 8 };
  * line spans a whole tile, so both ends get FV3's one-sided edge treatment. */
 void em_ppm_line(const double *q, const double *dxa, const double *c, double *flux, int n,
                  ptrdiff_t stride, int ord);
+/* The interface value at a tile edge between cells e-1 and e of such a line (widths dxa): the
+ * mean of the two sides' dxa-weighted linear extrapolations, each along its own grid line. */
+double em_ppm_edge_value(const double *q, const double *dxa, ptrdiff_t stride, int e);
 
 /* Courant numbers and volume fluxes of FV3's tracer transport, from C-grid winds uc, vc:
  * ut = uc / sin_sg of the upwind cell's face point, crx = dt ut / dxa(upwind), xfx = dt uc dy

@@ -17,9 +17,7 @@ static const double s11 = 11.0 / 14.0, s14 = 4.0 / 7.0, s15 = 3.0 / 14.0, r3 = 1
 #define C(f) c[(ptrdiff_t)(f) * stride]
 #define FLUX(f) flux[(ptrdiff_t)(f) * stride]
 
-/* The interface value at the tile edge between cells e-1 and e: the mean of the two sides'
- * dxa-weighted linear extrapolations. */
-static double edge_value(const double *q, const double *dxa, ptrdiff_t stride, int e) {
+double em_ppm_edge_value(const double *q, const double *dxa, ptrdiff_t stride, int e) {
     double left = ((2.0 * DXA(e - 1) + DXA(e - 2)) * Q(e - 1) - DXA(e - 1) * Q(e - 2)) /
                   (DXA(e - 2) + DXA(e - 1));
     double right = ((2.0 * DXA(e) + DXA(e + 1)) * Q(e) - DXA(e) * Q(e + 1)) / (DXA(e) + DXA(e + 1));
@@ -50,10 +48,10 @@ static void pert_ppm(double *bl, double *br) {
 static void interfaces(const double *q, const double *dxa, ptrdiff_t stride, int n, double *al) {
     for (int f = 2; f <= n - 2; f++) al[f] = p1 * (Q(f - 1) + Q(f)) + p2 * (Q(f - 2) + Q(f + 1));
     al[-1] = c1 * Q(-3) + c2 * Q(-2) + c3 * Q(-1);
-    al[0] = edge_value(q, dxa, stride, 0);
+    al[0] = em_ppm_edge_value(q, dxa, stride, 0);
     al[1] = c3 * Q(0) + c2 * Q(1) + c1 * Q(2);
     al[n - 1] = c1 * Q(n - 3) + c2 * Q(n - 2) + c3 * Q(n - 1);
-    al[n] = edge_value(q, dxa, stride, n);
+    al[n] = em_ppm_edge_value(q, dxa, stride, n);
     al[n + 1] = c3 * Q(n) + c2 * Q(n + 1) + c1 * Q(n + 2);
 }
 
@@ -74,7 +72,7 @@ static void monotone(const double *q, const double *dxa, ptrdiff_t stride, int n
     }
     /* west (south) edge: cells -1, 0, 1 */
     bl[-1] = s14 * dm[-2] + s11 * (Q(-2) - Q(-1));
-    double xt = edge_value(q, dxa, stride, 0);
+    double xt = em_ppm_edge_value(q, dxa, stride, 0);
     xt = mx(xt, mn(mn(Q(-2), Q(-1)), mn(Q(0), Q(1))));
     xt = mn(xt, mx(mx(Q(-2), Q(-1)), mx(Q(0), Q(1))));
     br[-1] = xt - Q(-1);
@@ -89,7 +87,7 @@ static void monotone(const double *q, const double *dxa, ptrdiff_t stride, int n
     xt = s15 * Q(n - 1) + s11 * Q(n - 2) + s14 * dm[n - 2];
     br[n - 2] = xt - Q(n - 2);
     bl[n - 1] = xt - Q(n - 1);
-    xt = edge_value(q, dxa, stride, n);
+    xt = em_ppm_edge_value(q, dxa, stride, n);
     xt = mx(xt, mn(mn(Q(n - 2), Q(n - 1)), mn(Q(n), Q(n + 1))));
     xt = mn(xt, mx(mx(Q(n - 2), Q(n - 1)), mx(Q(n), Q(n + 1))));
     br[n - 1] = xt - Q(n - 1);

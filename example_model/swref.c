@@ -313,16 +313,6 @@ static void dsw_vertex_winds(em_sw_ref *r, int t, double dt5, int hord) {
     }
 }
 
-/* h where a row of cells meets a tile edge, cell a the first past the edge, st the step along
- * the row, w the cells' widths along it: the mean of the two sides' linear extrapolations,
- * each along its own grid line (FV3's edge value, as ppm.c's). */
-static double edge_h(const double *h, const double *w, ptrdiff_t st, size_t a) {
-    double left = ((2.0 * w[a - st] + w[a - 2 * st]) * h[a - st] - w[a - st] * h[a - 2 * st]) /
-                  (w[a - 2 * st] + w[a - st]);
-    double right = ((2.0 * w[a] + w[a + st]) * h[a] - w[a] * h[a + st]) / (w[a] + w[a + st]);
-    return 0.5 * (left + right);
-}
-
 /* d_sw 5: at the vertices the kinetic energy (FV3: vb v_up / 2 + ub u_up / 2; at a cube corner
  * the mean of the two edges' linear extrapolations), the divergence damping (FV3 nord 0) and
  * the geopotential of the new h: BB, the vertex value whose differences along the edges move
@@ -353,9 +343,11 @@ static void dsw_energy(em_sw_ref *r, int t, const em_sw_param *p) {
             size_t at = EM_AT(g, i, j);
             hb[at] = 0.25 * (h[AT(-1, -1)] + h[AT(0, -1)] + h[AT(-1, 0)] + h[at]);
             if (i == 0 || i == n)
-                hb[at] = 0.5 * (edge_h(h, g->dxa, 1, AT(0, -1)) + edge_h(h, g->dxa, 1, at));
+                hb[at] = 0.5 * (em_ppm_edge_value(h + AT(0, -1), g->dxa + AT(0, -1), 1, 0) +
+                                em_ppm_edge_value(h + at, g->dxa + at, 1, 0));
             if (j == 0 || j == n)
-                hb[at] = 0.5 * (edge_h(h, g->dya, sx, AT(-1, 0)) + edge_h(h, g->dya, sx, at));
+                hb[at] = 0.5 * (em_ppm_edge_value(h + AT(-1, 0), g->dya + AT(-1, 0), sx, 0) +
+                                em_ppm_edge_value(h + at, g->dya + at, sx, 0));
         }
     size_t c[4] = {EM_AT(g, 0, 0), EM_AT(g, n, 0), EM_AT(g, n, n), EM_AT(g, 0, n)};
     int di[4] = {1, -1, -1, 1}, dj[4] = {1, 1, -1, -1};
@@ -410,9 +402,8 @@ static void dsw_energy(em_sw_ref *r, int t, const em_sw_param *p) {
     for (int j = 0; j <= n; j++)
         for (int i = 0; i <= n; i++) {
             size_t at = EM_AT(g, i, j);
-            double d = dv[at];
-            double damp = r->da_min_c * mx(p->d2_bg, mn(0.2, p->dddmp * fabs(d * p->dt)));
-            double e = damp * d;
+            double damp = r->da_min_c * mx(p->d2_bg, mn(0.2, p->dddmp * fabs(dv[at] * p->dt)));
+            double e = damp * dv[at];
             if (p->nord >= 1) {
                 double l = gy[AT(0, -1)] - gy[at] + gx[AT(-1, 0)] - gx[at];
                 if (i == 0 && j == 0) l = -gy[at] - gx[at];

@@ -5,17 +5,8 @@
 # POSTFLAGS (FindMPI's), EXE, UNFUSED; optional N (48), STEPS (60), ROUNDS (3), NP (6). Lists
 # come separated by '|'.
 cmake_minimum_required(VERSION 3.25)
-foreach(v N:48 STEPS:60 ROUNDS:3 NP:6)
-  string(REPLACE ":" ";" kv "${v}")
-  list(GET kv 0 k)
-  list(GET kv 1 d)
-  if(NOT DEFINED ${k})
-    set(${k} ${d})
-  endif()
-endforeach()
-foreach(v PREFLAGS POSTFLAGS)
-  string(REPLACE "|" ";" ${v} "${${v}}")
-endforeach()
+include(${CMAKE_CURRENT_LIST_DIR}/model_run.cmake)
+model_defaults(N:48 STEPS:60 ROUNDS:3 NP:6)
 set(ENV{OMP_NUM_THREADS} 1)
 # days for STEPS steps of about 16800 / N s (the gravity-wave limit's 350 s at N = 48), to
 # 6 decimals
@@ -63,11 +54,8 @@ foreach(round RANGE 1 ${ROUNDS})
   sw_ms(b ${tu})
   message("round ${round}: fused ${a} ms/step, unfused ${b} ms/step")
 endforeach()
-math(EXPR ratio "${best_u} * 100 / ${best_f}")
-math(EXPR rw "${ratio} / 100")
-math(EXPR rf "${ratio} % 100 + 100")
-string(SUBSTRING "${rf}" 1 2 rf)
+ratio_text(x ${best_u} ${best_f})
 sw_ms(a ${best_f})
 sw_ms(b ${best_u})
 message("shallow-water step, N = ${N}, ${NP} ranks, ${STEPS} steps: best fused ${a} ms/step, "
-        "unfused ${b} ms/step: unfused / fused = ${rw}.${rf}")
+        "unfused ${b} ms/step: unfused / fused = ${x}")
