@@ -4,8 +4,9 @@ measures of its pattern at every record, and a check of the last record against 
        analytic initial h turned eastward by the wave's angular speed nu t,
        nu = (R (3 + R) w - 2 Omega) / ((1 + R) (2 + R)); and the phase error, the turn (mod 90
        degrees, within 45 of nu t) of best correlation less nu t, in degrees.
-  jet: the Galewsky jet unperturbed: l2 of h against the first record, and max |v| / max |u|
-       (northward against eastward wind) over the records so far.
+  jet: the Galewsky jet unperturbed: l2 of h against the first record, max |v| / max |u|
+       (northward against eastward wind) over the records so far, and the amplitudes of zonal
+       wavenumbers 4 and 8 of v along the jet (35 to 55 N).
 usage: sw_pattern.py rh|jet FILE.nc [--min-corr C] [--max-phase DEG] [--max-l2 X]
                      [--max-ratio X] [-- COMMAND...]   (COMMAND, when given, writes FILE.nc)"""
 import argparse
@@ -52,14 +53,28 @@ def rh_measures(ds):
     return rows
 
 
+def zonal_waves(ds, v, waves=(4, 8)):
+    """Amplitudes (m/s) of zonal wavenumbers `waves` of v along the jet: the cells of 35 to 55 N
+    averaged in 2.5-degree bins of longitude, then a Fourier transform (the cube imprints
+    wavenumbers 4 and 8, its fourfold symmetry about the pole)."""
+    lat, lon = ds.lat.values.ravel(), ds.lon.values.ravel()
+    band = (lat > 35.0) & (lat < 55.0)
+    bins = (np.floor((lon[band] % 360.0) / 2.5)).astype(int)
+    count = np.bincount(bins, minlength=144)
+    mean = np.bincount(bins, weights=v.ravel()[band], minlength=144) / np.maximum(count, 1)
+    amp = np.abs(np.fft.rfft(mean)) / 72.0
+    return tuple(amp[k] for k in waves)
+
+
 def jet_measures(ds):
-    """(day, l2 of h against the first record, max |v| / max |u| so far) of every record."""
+    """(day, l2 of h against the first record, max |v| / max |u| so far, the amplitudes of
+    zonal wavenumbers 4 and 8 of v along the jet) of every record."""
     w, h0, ratio, rows = ds.area.values, ds.h.isel(time=0).values, 0.0, []
     for k in range(ds.sizes["time"]):
         h, u, v = (ds[name].isel(time=k).values for name in ("h", "u", "v"))
         l2 = np.sqrt((w * (h - h0) ** 2).sum() / (w * h0**2).sum())
         ratio = max(ratio, np.abs(v).max() / np.abs(u).max())
-        rows.append((float(ds.time[k]) / 86400, l2, ratio))
+        rows.append((float(ds.time[k]) / 86400, l2, ratio) + zonal_waves(ds, v))
     return rows
 
 
@@ -89,10 +104,10 @@ def main(argv):
                 fail.append(f"phase error {p:+.2f} degrees beyond {args.max_phase}")
         else:
             rows = jet_measures(ds)
-            print("day      l2 of h      max|v|/max|u|")
-            for day, l2, r in rows:
-                print(f"{day:7.3f}  {l2:.4e}   {r:.4e}")
-            day, l2, r = rows[-1]
+            print("day      l2 of h      max|v|/max|u|  v wave 4  v wave 8 (m/s)")
+            for day, l2, r, w4, w8 in rows:
+                print(f"{day:7.3f}  {l2:.4e}   {r:.4e}     {w4:8.4f}  {w8:8.4f}")
+            day, l2, r = rows[-1][:3]
             if args.max_l2 is not None and not l2 <= args.max_l2:
                 fail.append(f"l2 of h {l2:.4e} over {args.max_l2}")
             if args.max_ratio is not None and not r <= args.max_ratio:
