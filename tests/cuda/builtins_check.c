@@ -41,7 +41,8 @@ static double noise(size_t x, int f) {
 }
 
 /* Distance in representable numbers (ulp) between two results: 0 for the same bits or two
- * NaNs, INT64_MAX for a NaN against a number. */
+ * NaNs, INT64_MAX for a NaN against a number (and for distances beyond it: results of
+ * opposite signs far from 0, whose difference would overflow int64_t). */
 static int64_t ulps64(double x, double y) {
     if (isnan(x) || isnan(y))
         return isnan(x) && isnan(y) ? 0 : INT64_MAX;
@@ -50,7 +51,8 @@ static int64_t ulps64(double x, double y) {
     memcpy(&b, &y, 8);
     a = a < 0 ? INT64_MIN - a : a;
     b = b < 0 ? INT64_MIN - b : b;
-    return a > b ? a - b : b - a;
+    uint64_t d = a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
+    return d > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)d;
 }
 
 static int64_t ulps32(float x, float y) {
