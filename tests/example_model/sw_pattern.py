@@ -53,28 +53,31 @@ def rh_measures(ds):
     return rows
 
 
-def zonal_waves(ds, v, waves=(4, 8)):
-    """Amplitudes (m/s) of zonal wavenumbers `waves` of v along the jet: the cells of 35 to 55 N
-    averaged in 2.5-degree bins of longitude, then a Fourier transform (the cube imprints
-    wavenumbers 4 and 8, its fourfold symmetry about the pole)."""
+def zonal_waves(ds):
+    """A function of v to the amplitudes (m/s) of zonal wavenumbers 4 and 8 along the jet: the
+    cells of 35 to 55 N averaged in 2.5-degree bins of longitude, then a Fourier transform (the
+    cube imprints wavenumbers 4 and 8, its fourfold symmetry about the pole)."""
     lat, lon = ds.lat.values.ravel(), ds.lon.values.ravel()
     band = (lat > 35.0) & (lat < 55.0)
     bins = (np.floor((lon[band] % 360.0) / 2.5)).astype(int)
-    count = np.bincount(bins, minlength=144)
-    mean = np.bincount(bins, weights=v.ravel()[band], minlength=144) / np.maximum(count, 1)
-    amp = np.abs(np.fft.rfft(mean)) / 72.0
-    return tuple(amp[k] for k in waves)
+    count = np.maximum(np.bincount(bins, minlength=144), 1)
+
+    def waves(v):
+        amp = np.abs(np.fft.rfft(np.bincount(bins, weights=v.ravel()[band], minlength=144) / count))
+        return amp[4] / 72.0, amp[8] / 72.0
+    return waves
 
 
 def jet_measures(ds):
     """(day, l2 of h against the first record, max |v| / max |u| so far, the amplitudes of
     zonal wavenumbers 4 and 8 of v along the jet) of every record."""
     w, h0, ratio, rows = ds.area.values, ds.h.isel(time=0).values, 0.0, []
+    waves = zonal_waves(ds)
     for k in range(ds.sizes["time"]):
         h, u, v = (ds[name].isel(time=k).values for name in ("h", "u", "v"))
         l2 = np.sqrt((w * (h - h0) ** 2).sum() / (w * h0**2).sum())
         ratio = max(ratio, np.abs(v).max() / np.abs(u).max())
-        rows.append((float(ds.time[k]) / 86400, l2, ratio) + zonal_waves(ds, v))
+        rows.append((float(ds.time[k]) / 86400, l2, ratio) + waves(v))
     return rows
 
 
