@@ -451,10 +451,13 @@ static void emit_run(Emit *e, Prog *pg, Node *n) {
             VPUSH(pending, npending, list[k]);
         }
         for (int i = 0; i < npending;) {
-            /* Fused, a block of stages may run the adjacent blocks of stages too. */
+            /* Fused, or from another back end (whose schedule's blocks run the calls of
+             * adjacent blocks of stages in one), a block of stages may run the adjacent blocks
+             * of stages too. */
             bool touched = pending[i] != n && halo_touched_by(pending[i], n);
-            for (Node *m = n->next; fpo_sched_inline(e->sched) && n->kind == ND_STAGES && m &&
-                                    m->kind == ND_STAGES && !touched;
+            bool spans = fpo_sched_inline(e->sched) || e->block;
+            for (Node *m = n->next; spans && n->kind == ND_STAGES && m && m->kind == ND_STAGES &&
+                                    !touched;
                  m = m->next)
                 touched = halo_touched_by(pending[i], m);
             if (touched) {
