@@ -17,11 +17,11 @@
 enum { CU_BX = 32, CU_BY = 8 };
 /* A segment kernel's threads a block, unless --cuda-threads says (FPO_TILE_THREADS). */
 enum { CU_THREADS = 256 };
-/* A segment kernel's tile: TX points along I, TY along J (CU_TY or less), its shared memory at
- * most CU_SHARED bytes (a block's static limit), run by the block's threads in turn. A nest
- * computes its part of the tile widened by what later nests read of it: a segment is taken
- * only while the points its nests compute stay within CU_WORK times the tile's (each extra
- * point is work the unfused form does not do). */
+/* A segment kernel's tile: TX points along I, TY along J (CU_TY or less: --cuda-rows), its
+ * shared memory at most CU_SHARED bytes (a block's static limit), run by the block's threads in
+ * turn. A nest computes its part of the tile widened by what later nests read of it: a segment
+ * is taken only while the points its nests compute stay within CU_WORK times the tile's (each
+ * extra point is work the unfused form does not do). */
 enum { CU_TX = 64, CU_TY = 16, CU_SHARED = 48 * 1024 };
 #define CU_WORK 1.5
 
@@ -38,6 +38,7 @@ typedef struct Cu {
     int nests;         /* the most nests a segment holds (--cuda-nests) */
     int levels;        /* levels a thread of a nest kernel computes (--cuda-levels) */
     int threads;       /* a segment kernel's threads (--cuda-threads) */
+    int rows;          /* the most rows of a segment kernel's tile (--cuda-rows) */
     int unroll;        /* a column kernel's walk (levels) and a segment nest's loop over its
                         * points, unrolled (--cuda-unroll) */
 } Cu;
@@ -903,7 +904,7 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g) {
         return false;
     /* the tile's rows: the least work among those whose shared tiles fit */
     double best = 0;
-    for (int ty = CU_TY; ty >= 1; ty /= 2) {
+    for (int ty = c->rows; ty >= 1; ty /= 2) {
         size_t bytes = 0;
         for (int x = 0; x < ns; x++)
             if (g->shared[x])
@@ -1245,6 +1246,7 @@ static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
     Cu c = {ir, bd->sched, fpo_c_ctx(ir, edges), {0}, NULL, 0, 0, 0, NULL, bd->cuda_nests,
             bd->cuda_levels > 1 ? bd->cuda_levels : 1,
             bd->cuda_threads ? bd->cuda_threads : CU_THREADS,
+            bd->cuda_rows > 0 && bd->cuda_rows < CU_TY ? bd->cuda_rows : CU_TY,
             bd->cuda_unroll > 1 ? bd->cuda_unroll : 1};
     plan_arrays(&c);
     return c;

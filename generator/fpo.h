@@ -484,6 +484,7 @@ typedef struct Build {
     int cuda_levels;            /* levels a thread of a CUDA nest kernel computes (1: one) */
     int cuda_threads;           /* a CUDA segment kernel's threads a block (256) */
     int cuda_unroll;            /* a CUDA column kernel's walk, levels unrolled (1: none) */
+    int cuda_rows;              /* the most rows of a CUDA segment kernel's tile (16) */
     char **backends;
     int nbackends;
     char **frontdoors;          /* languages besides C the program is called from: "fortran",
