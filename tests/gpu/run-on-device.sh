@@ -18,7 +18,8 @@
 # cuda-check on a faulting kernel); the example model on 6 and 24 ranks sharing the GPU against
 # the C back end (the same h fingerprint; its NetCDF file written); the shallow-water model on
 # 6 ranks, fused and unfused on the GPU against the C back end (one fingerprint of h, u, v;
-# the time per step of each at N = 24, 192, 384); the GPU benchmark
+# the time per step of each at N = 24, 192, 384), and again under NVIDIA's MPS where the
+# machine has it (with the example model at N = 384); the GPU benchmark
 # (fpo_cuda_bench: chain and transport step fused and unfused, the device triad, the C back end
 # on all the machine's cores, the host time of a run) at two sizes and every
 # fpo_cuda_bench_<tag> of the kernel-shape sweep that was built (FPO_CUDA_SWEEP=ON), with a
@@ -87,7 +88,7 @@ export PMIX_MCA_mca_base_component_path="$rt/pmix" PMIX_INSTALL_PREFIX="$rt"
 export OMPI_MCA_mca_base_component_show_load_errors=0 OMPI_MCA_btl=self,vader
 export OMPI_MCA_pml=ob1 OMPI_MCA_osc=^ucx OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mpirun="orterun --oversubscribe --bind-to none"
+mpirun="timeout 180 orterun --oversubscribe --bind-to none"   # (no launch hangs the run)
 bin=$rt/bin
 fail=0
 summary=""
@@ -163,7 +164,7 @@ model_same() {   # model_same NP ARGS...: C and CUDA give one fingerprint; notes
         model "$np" cuda "$@" && g=$(echo "$model_out" | sed -n 's/^h fingerprint //p') &&
         gt=$(echo "$model_out" | sed -n 's/^time per step after the first //p') &&
         echo "$model_out" | grep -q '^backend: cuda' &&
-        note "      model $* on $np ranks: time per step after the first: C (all cores) $ct, CUDA $gt" &&
+        note "      model $* on $np ranks${CUDA_MPS_PIPE_DIRECTORY:+ (MPS)}: time per step after the first: C (all cores) $ct, CUDA $gt" &&
         { echo "fingerprints: c $c, cuda $g"; [ -n "$c" ] && [ "$c" = "$g" ]; }
 }
 if [ -x "$bin/fpo_example_model" ]; then
@@ -197,7 +198,7 @@ sw_same() {   # sw_same ARGS...: C fused, CUDA fused (and unfused where staged):
     if [ -x "$bin/fpo_sw_model_gpu_unfused" ]; then
         sw fpo_sw_model_gpu_unfused cuda "$@" && u=$(sw_fp) && ut=$(sw_ms) || return 1
     fi
-    note "      shallow water $* on 6 ranks, ms/step after the first: C fused (all cores) $ct, CUDA fused $gt, CUDA unfused $ut"
+    note "      shallow water $* on 6 ranks${CUDA_MPS_PIPE_DIRECTORY:+ (MPS)}, ms/step after the first: C fused (all cores) $ct, CUDA fused $gt, CUDA unfused $ut"
     echo "fingerprints: c $c, cuda fused $g, cuda unfused $u"
     [ -n "$c" ] && [ "$c" = "$g" ] && { [ "$u" = none ] || [ "$c" = "$u" ]; }
 }
@@ -208,6 +209,31 @@ if [ -x "$bin/fpo_sw_model" ]; then
         sw_same -n 192 -d 0.05
     check "shallow-water model, C vs CUDA fused and unfused, 6 ranks, N 384, 49 steps" \
         sw_same -n 384 -d 0.025
+fi
+
+# The same ranks under NVIDIA's Multi-Process Service, where the machine has it: one server
+# runs the six processes' kernels side by side instead of giving each its time slice in turn
+# (each rank's step waits for its halo copies several times)
+mps=$(command -v nvidia-cuda-mps-control || true)
+if [ -n "$mps" ] && [ -x "$bin/fpo_sw_model" ]; then
+    export CUDA_MPS_PIPE_DIRECTORY=/tmp/fpo-mps CUDA_MPS_LOG_DIRECTORY=/tmp/fpo-mps-log
+    mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+    if "$mps" -d; then
+        echo "== MPS: started ($mps)"
+        check "under MPS: shallow-water model, C vs CUDA fused and unfused, 6 ranks, N 192, 49 steps" \
+            sw_same -n 192 -d 0.05
+        check "under MPS: shallow-water model, C vs CUDA fused and unfused, 6 ranks, N 384, 49 steps" \
+            sw_same -n 384 -d 0.025
+        check "under MPS: example model, C vs CUDA, 6 ranks, N 384, 32 levels, 10 steps" \
+            model_same 6 -n 384 -z 32 -d 0.05
+        echo quit | "$mps"
+        cat "$CUDA_MPS_LOG_DIRECTORY"/control.log 2>/dev/null | tail -5
+    else
+        echo "== MPS: nvidia-cuda-mps-control -d failed; not measured"
+    fi
+    unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+else
+    echo "== MPS: no nvidia-cuda-mps-control on this machine; not measured"
 fi
 
 bench() {
