@@ -1079,11 +1079,18 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
             if (v->ax != AX_SCALAR && used[a])
                 seg_view(c, k, g, i, v, 2);
         }
-        /* (a tile's points fit an int: 32-bit division is the cheap one) */
-        if (c->unroll > 1)   /* a thread's points of the nest, several in flight */
+        /* A thread's points of the nest, blockDim.x apart in the nest's rows of fpo_ni: the
+         * first found by one division, each next one by adding (fpo_di, fpo_dj), a carry into
+         * the next row; no division a point (a tile's points fit an int). */
+        buf_add(k, "        const int fpo_row = fpo_ni > 0 ? (int)fpo_ni : 1;\n"
+                   "        const int fpo_di = (int)blockDim.x % fpo_row, fpo_dj = (int)blockDim.x / fpo_row;\n"
+                   "        int fpo_pi = (int)threadIdx.x % fpo_row, fpo_pj = (int)threadIdx.x / fpo_row;\n");
+        if (c->unroll > 1)   /* several points in flight */
             buf_printf(k, "        FPO_UNROLL(%d)\n", c->unroll);
-        buf_add(k, "        for (int fpo_t = (int)threadIdx.x; fpo_t < (int)fpo_np; fpo_t += (int)blockDim.x) {\n"
-                   "            const int64_t i = fpo_a + fpo_t % (int)fpo_ni, j = fpo_c + fpo_t / (int)fpo_ni;\n"
+        buf_add(k, "        for (int fpo_t = (int)threadIdx.x; fpo_t < (int)fpo_np; fpo_t += (int)blockDim.x,\n"
+                   "                 fpo_pi += fpo_di, fpo_pj += fpo_dj + (fpo_pi >= fpo_row),\n"
+                   "                 fpo_pi -= fpo_pi >= fpo_row ? fpo_row : 0) {\n"
+                   "            const int64_t i = fpo_a + fpo_pi, j = fpo_c + fpo_pj;\n"
                    "            (void)i, (void)j;   /* (a variant may leave a nest nothing to run) */\n");
         /* the first writer of a shared slot that reads it, or may leave points unwritten
          * (a region, an if), starts from the array's value at its point */

@@ -270,7 +270,7 @@ for tag in ${FPO_GPU_PROFILE:-}; do
     echo "== Nsight Compute: the chain's kernels ($tag, 192 x 192 x 80, fused runs then unfused)"
     csvf=${OUT:-/tmp}/ncu_$tag.csv
     env -u LD_LIBRARY_PATH "$ncu" --clock-control none -k regex:fpo_ --launch-count 60 --csv --print-units base \
-        --metrics gpu__time_duration.sum,dram__bytes.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active \
+        --metrics gpu__time_duration.sum,dram__bytes.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active,sm__inst_executed.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_elapsed \
         env LD_LIBRARY_PATH="$rt/gomp" OMP_NUM_THREADS=4 "$b" 192 80 1 > "$csvf" 2>&1
     env -u LD_LIBRARY_PATH python3 "$(dirname "$0")/ncu_table.py" "$csvf" || tail -5 "$csvf"
 done
