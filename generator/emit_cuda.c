@@ -936,10 +936,10 @@ static void seg_view(Cu *c, Buf *b, Seg *g, int i, Var *v, int depth) {
         buf_printf(b, "%s *restrict const %s = fpo_g%d;\n", t, n, x);
     ind(b, depth);
     if (g->shared[x] && g->first_w[x] <= i)
-        buf_printf(b, "const int64_t fpo_sj_%s = fpo_ssj%d, fpo_sk_%s = 0;\n", v->name, x, v->name);
+        buf_printf(b, "const int fpo_sj_%s = fpo_ssj%d, fpo_sk_%s = 0;\n", v->name, x, v->name);
     else
-        buf_printf(b, "const int64_t fpo_sj_%s = fpo_gsj%d, fpo_sk_%s = fpo_gsk%d;\n", v->name, x,
-                   v->name, x);
+        buf_printf(b, "const int fpo_sj_%s = fpo_gsj%d;\n%*sconst int64_t fpo_sk_%s = fpo_gsk%d;\n",
+                   v->name, x, 4 * depth, "", v->name, x);
     ind(b, depth);
     buf_printf(b, "(void)%s, (void)fpo_sj_%s, (void)fpo_sk_%s;\n", n, v->name, v->name);
 }
@@ -974,7 +974,7 @@ static void shared_tile(Buf *k, Seg *g, int x, const char *t) {
     Margin *m = &g->sm[x];
     int64_t w = CU_TX + m->lo[0] + m->hi[0], h = g->ty + m->lo[1] + m->hi[1];
     buf_printf(k, "    __shared__ %s fpo_sh%d[%lld];\n", t, x, (long long)(w * h));
-    buf_printf(k, "    const int64_t fpo_ssj%d = %lld;\n", x, (long long)w);
+    buf_printf(k, "    const int fpo_ssj%d = %lld;\n", x, (long long)w);
     buf_printf(k, "    %s *const fpo_sv%d = fpo_sh%d - ((fpo_ti0 - %lld) + (fpo_tj0 - %lld) * "
                   "fpo_ssj%d);\n",
                t, x, x, (long long)m->lo[0], (long long)m->lo[1], x);
@@ -1032,9 +1032,9 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
             shared_tile(k, g, x, t);
             continue;
         }
-        buf_printf(k, "    const int64_t fpo_gsj%d = fpo__f%d.stride[1], fpo_gsk%d = "
-                      "fpo__f%d.stride[2];\n",
-                   x, x, x, x);
+        /* a level's offsets in 32 bits (open checks they fit: fpo_field_check_offsets32) */
+        buf_printf(k, "    const int fpo_gsj%d = (int)fpo__f%d.stride[1];\n", x, x);
+        buf_printf(k, "    const int64_t fpo_gsk%d = fpo__f%d.stride[2];\n", x, x);
         buf_printf(k, "    %s *const fpo_g%d = (%s *)fpo__f%d.data - (fpo__f%d.lo[0] + fpo__f%d.lo[1] "
                       "* fpo_gsj%d + fpo__f%d.lo[2] * fpo_gsk%d);\n",
                    t, x, t, x, x, x, x, x, x);
@@ -1090,7 +1090,7 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         buf_add(k, "        for (int fpo_t = (int)threadIdx.x; fpo_t < (int)fpo_np; fpo_t += (int)blockDim.x,\n"
                    "                 fpo_pi += fpo_di, fpo_pj += fpo_dj + (fpo_pi >= fpo_row),\n"
                    "                 fpo_pi -= fpo_pi >= fpo_row ? fpo_row : 0) {\n"
-                   "            const int64_t i = fpo_a + fpo_pi, j = fpo_c + fpo_pj;\n"
+                   "            const int i = (int)fpo_a + fpo_pi, j = (int)fpo_c + fpo_pj;\n"
                    "            (void)i, (void)j;   /* (a variant may leave a nest nothing to run) */\n");
         /* the first writer of a shared slot that reads it, or may leave points unwritten
          * (a region, an if), starts from the array's value at its point */

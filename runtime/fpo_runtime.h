@@ -107,6 +107,12 @@ fpo_status fpo_field_check(const fpo_field *f, const char *program, const char *
                            fpo_dtype dtype, fpo_axes axes, const int64_t need_lo[3],
                            const int64_t need_hi[3], fpo_error *err);
 
+/* Check that every point of `f` lies within 2^31 - 1 elements of its level's origin (i = j =
+ * 0): the CUDA back end's kernels index a level with 32-bit offsets. `name` is the parameter's
+ * name, NULL for a temporary. */
+fpo_status fpo_field_check_offsets32(const fpo_field *f, const char *program, const char *name,
+                                     fpo_error *err);
+
 /* Check a domain: sizes positive, position on the tile consistent. */
 fpo_status fpo_domain_check(const fpo_domain *d, const char *program, fpo_error *err);
 

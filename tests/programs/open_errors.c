@@ -1,8 +1,10 @@
 /* open_errors.c: open must refuse fields that do not fit the program (too small a halo, a
- * missing interface point, a short K range, the wrong dtype, the wrong axes, no data) and a
- * bad domain, with the right status and a message naming the field; and accept good ones. */
+ * missing interface point, a short K range, the wrong dtype, the wrong axes, no data, on the
+ * CUDA back end a level too large for 32-bit offsets) and a bad domain, with the right status
+ * and a message naming the field; and accept good ones. */
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reach.h"
@@ -105,6 +107,21 @@ int main(void) {
     /* A domain 4 points wider makes qsrc's halo of 3 too small. */
     fpo_domain big = fpo_domain_local(NX + 4, NY, NZ);
     bad += expect("domain larger than the fields", &f, &big, FPO_ESHAPE, NULL);
+
+    /* qsrc covers i in [-3, 16) and j in [-3, 10): with a j stride of 214748364 elements its
+     * point (15, 9) lies 10 * 214748364 + 16 > 2^31 - 1 elements from the level's origin. The
+     * C back end takes it (open reads no data); the CUDA back end indexes a level with 32-bit
+     * offsets and refuses it, and takes one stride less. */
+    f = good_fields(&a);
+    f.qsrc.stride[1] = 214748364;
+    f.qsrc.stride[2] = f.qsrc.stride[1] * (f.qsrc.hi[1] - f.qsrc.lo[1]);
+    const char *backend = getenv("FPO_BACKEND");
+    int cuda = backend && !strcmp(backend, "cuda");
+    bad += expect("qsrc 2^31 elements from the origin", &f, &dom, cuda ? FPO_EINVAL : FPO_OK,
+                  cuda ? "32-bit offsets" : NULL);
+    f.qsrc.stride[1] = 214748363;
+    f.qsrc.stride[2] = f.qsrc.stride[1] * (f.qsrc.hi[1] - f.qsrc.lo[1]);
+    bad += expect("qsrc just within 2^31 of the origin", &f, &dom, FPO_OK, NULL);
 
     if (bad) {
         fprintf(stderr, "open_errors: %d cases failed\n", bad);
