@@ -1,0 +1,50 @@
+# run_check.cmake: what model_check.cmake and sw_check.cmake share (each include()s it):
+# running a model executable alone or under MPI, and reading the numbers it prints.
+
+# Run `exe` with ARGS and any further arguments on `np` ranks through MPI (MPIEXEC, NPFLAG,
+# PREFLAGS, POSTFLAGS), or alone where np is 0; its output to `out`, or stop naming `who`.
+function(em_run who np exe out)
+  if(np EQUAL 0)
+    set(cmd ${exe} ${ARGS} ${ARGN})
+  else()
+    set(cmd ${MPIEXEC} ${NPFLAG} ${np} ${PREFLAGS} ${exe} ${POSTFLAGS} ${ARGS} ${ARGN})
+  endif()
+  execute_process(COMMAND ${cmd} OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+  message("${o}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${who}: ${exe} on ${np} ranks failed (${rc}):\n${e}")
+  endif()
+  set(${out} "${o}" PARENT_SCOPE)
+endfunction()
+
+# |v|, printed as 1.2345e-02 (signed or not), as an integer in units of 10^-scale, so that
+# math() can compare such values; from 10^(18 - scale) on (a run that blew up) it saturates at
+# 1e18. Stops naming `who` where v is no number in %e notation.
+function(em_fixed who v scale out)
+  if(NOT v MATCHES "^[+-]?([0-9])\\.?([0-9]*)e([+-][0-9]+)$")
+    message(FATAL_ERROR "${who}: '${v}' is not a number in %e notation")
+  endif()
+  set(digits "${CMAKE_MATCH_1}${CMAKE_MATCH_2}")
+  set(exp "${CMAKE_MATCH_3}")
+  string(LENGTH "${CMAKE_MATCH_2}" nd)
+  math(EXPR shift "${exp} - ${nd} + ${scale}")
+  math(EXPR top "18 - ${scale}")
+  string(REGEX REPLACE "^0+([0-9])" "\\1" digits "${digits}")
+  if(digits EQUAL 0)
+    set(${out} 0 PARENT_SCOPE)
+    return()
+  endif()
+  if(exp GREATER_EQUAL top)
+    set(${out} 1000000000000000000 PARENT_SCOPE)
+    return()
+  endif()
+  while(shift GREATER 0)
+    string(APPEND digits "0")
+    math(EXPR shift "${shift} - 1")
+  endwhile()
+  while(shift LESS 0)
+    math(EXPR digits "${digits} / 10")
+    math(EXPR shift "${shift} + 1")
+  endwhile()
+  set(${out} ${digits} PARENT_SCOPE)
+endfunction()
