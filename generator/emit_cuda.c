@@ -35,6 +35,7 @@ typedef struct Cu {
     int nseg;          /* segment kernels made */
     int nwalk;         /* walk kernels made */
     bool *array;       /* per slot: has an array on the device (plan_arrays) */
+    int tile_row;      /* the widest row of a segment's shared tile, elements (plan_arrays) */
     int nests;         /* the most nests a segment holds (--cuda-nests) */
     int levels;        /* levels a thread of a nest kernel computes (--cuda-levels) */
     int threads;       /* a segment kernel's threads (--cuda-threads) */
@@ -1195,9 +1196,13 @@ static void plan_arrays(Cu *c) {
             Unit *u = &s->blocks[k].u[G->first];
             for (int i = 0; i < G->count;) {
                 Piece pc = next_piece(c, G, u + i, G->count - i);
-                for (int x = 0; pc.kind == PC_SEG && x < s->nslots; x++)
+                for (int x = 0; pc.kind == PC_SEG && x < s->nslots; x++) {
                     if (seg_only(c, &pc.seg, x))
                         c->array[x] = false;
+                    Margin *m = &pc.seg.sm[x];
+                    if (pc.seg.shared[x] && CU_TX + m->lo[0] + m->hi[0] > c->tile_row)
+                        c->tile_row = (int)(CU_TX + m->lo[0] + m->hi[0]);
+                }
                 for (int w = 0; pc.kind == PC_WALK && w < pc.walk.nwin; w++)
                     if (pc.walk.win[w].drop)
                         c->array[pc.walk.win[w].slot] = false;
@@ -1250,7 +1255,7 @@ static const char *unsupported(Ir *ir, const Build *bd, const Sched *s) {
 
 /* The state of emission for the variant of class `edges`, its arrays planned. */
 static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
-    Cu c = {ir, bd->sched, fpo_c_ctx(ir, edges), {0}, NULL, 0, 0, 0, NULL, bd->cuda_nests,
+    Cu c = {ir, bd->sched, fpo_c_ctx(ir, edges), {0}, NULL, 0, 0, 0, NULL, 0, bd->cuda_nests,
             bd->cuda_levels > 1 ? bd->cuda_levels : 1,
             bd->cuda_threads ? bd->cuda_threads : CU_THREADS,
             bd->cuda_rows > 0 && bd->cuda_rows < CU_TY ? bd->cuda_rows : CU_TY,
@@ -1259,10 +1264,15 @@ static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
     return c;
 }
 
-/* The table open reads (templates/program.c.in): per temporary, in slot order, whether the
- * device pool holds an array of it; one more entry ends it. */
+/* The tables open reads (templates/program.c.in): per temporary, in slot order, whether the
+ * device pool holds an array of it (one more entry ends it); and the widest row of a shared
+ * tile, whose offsets (i + j * row, 32-bit, absolute i and j) open checks as a field's. */
 static void arrays_table(Buf *b, Ir *ir, Cu *c) {
     Sched *s = c->s;
+    buf_printf(b, "\n/* The widest row of a segment's shared tile, elements (0: no shared tile). */\n"
+                  "#ifdef __cplusplus\nextern \"C\"\n#endif\n"
+                  "const int64_t %s__cuda_tile_row_ = %d;\n",
+               ir->name, c->tile_row);
     buf_printf(b, "\n/* The temporaries with an array in the device pool (1), and those the kernels "
                   "keep in shared\n * memory or registers only (0), in slot order; open reads it. */\n"
                   "#ifdef __cplusplus\nextern \"C\"\n#endif\n"

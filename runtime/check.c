@@ -84,26 +84,26 @@ fpo_status fpo_field_check(const fpo_field *f, const char *program, const char *
     return FPO_OK;
 }
 
-fpo_status fpo_field_check_offsets32(const fpo_field *f, const char *program, const char *name,
-                                     fpo_error *err) {
-    if (f->axes == FPO_K)
+fpo_status fpo_field_check_offsets32(const fpo_field *f, int64_t row, const char *program,
+                                     const char *name, fpo_error *err) {
+    if (f->axes == FPO_K || f->hi[0] <= f->lo[0] || f->hi[1] <= f->lo[1])
         return FPO_OK;
-    const int64_t lim = INT32_MAX, lo0 = f->lo[0], hi0 = f->hi[0], lo1 = f->lo[1], hi1 = f->hi[1];
-    int ok = lo0 >= -lim && hi0 <= lim && lo1 >= -lim && hi1 <= lim && f->stride[1] >= 0;
-    if (ok) {   /* the farthest point: |i| + |j| * j stride */
-        int64_t m0 = lo0 < 0 && -lo0 > hi0 ? -lo0 : hi0 < 0 ? -hi0 : hi0;
-        int64_t m1 = lo1 < 0 && -lo1 > hi1 ? -lo1 : hi1 < 0 ? -hi1 : hi1;
-        ok = m1 == 0 || f->stride[1] <= (lim - m0) / m1;
+    const int64_t lim = INT32_MAX, lo0 = f->lo[0], hi0 = f->hi[0] - 1, lo1 = f->lo[1],
+                  hi1 = f->hi[1] - 1, sj = f->stride[1] > row ? f->stride[1] : row;
+    int ok = lo0 >= -lim && hi0 <= lim && lo1 >= -lim && hi1 <= lim;
+    if (ok) {   /* the farthest point: |i| + |j| * the row */
+        int64_t m0 = -lo0 > hi0 ? -lo0 : hi0, m1 = -lo1 > hi1 ? -lo1 : hi1;
+        ok = m1 == 0 || sj <= (lim - m0) / m1;
     }
     if (ok)
         return FPO_OK;
     return fpo_fail(err, FPO_EINVAL,
                     "%s: %s%s%s covers i in [%" PRId64 ", %" PRId64 ") and j in [%" PRId64
-                    ", %" PRId64 ") with j stride %" PRId64 ": its points lie more than "
-                    "2147483647 elements from a level's origin, and the CUDA back end's kernels "
-                    "index a level with 32-bit offsets",
+                    ", %" PRId64 ") with rows of %" PRId64 " elements: its points lie more "
+                    "than 2147483647 elements from a level's origin, and the CUDA back end's "
+                    "kernels index a level with 32-bit offsets",
                     program, name ? "field '" : "a temporary over the domain", name ? name : "",
-                    name ? "'" : "", lo0, hi0, lo1, hi1, f->stride[1]);
+                    name ? "'" : "", f->lo[0], f->hi[0], f->lo[1], f->hi[1], sj);
 }
 
 fpo_status fpo_domain_check(const fpo_domain *d, const char *program, fpo_error *err) {

@@ -108,10 +108,11 @@ fpo_status fpo_field_check(const fpo_field *f, const char *program, const char *
                            const int64_t need_hi[3], fpo_error *err);
 
 /* Check that every point of `f` lies within 2^31 - 1 elements of its level's origin (i = j =
- * 0): the CUDA back end's kernels index a level with 32-bit offsets. `name` is the parameter's
- * name, NULL for a temporary. */
-fpo_status fpo_field_check_offsets32(const fpo_field *f, const char *program, const char *name,
-                                     fpo_error *err);
+ * 0), counting a row as its j stride or `row` elements, whichever is more: the CUDA back end's
+ * kernels index a level, and a shared tile of rows of `row` elements, with 32-bit offsets.
+ * `name` is the parameter's name, NULL for a temporary. */
+fpo_status fpo_field_check_offsets32(const fpo_field *f, int64_t row, const char *program,
+                                     const char *name, fpo_error *err);
 
 /* Check a domain: sizes positive, position on the tile consistent. */
 fpo_status fpo_domain_check(const fpo_domain *d, const char *program, fpo_error *err);

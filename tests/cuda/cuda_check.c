@@ -210,6 +210,24 @@ static void check_refusals(void) {
         FAIL("a device field given to the C back end: status %d, '%s'", st, st ? err.msg : "");
     else
         printf("refused: %s\n", err.msg);
+    /* q has rows of 14 elements, but open counts every field's rows as at least the widest
+     * shared tile's (65 in the chain's segment): to j = 33,100,000 that passes 2^31 - 1
+     * elements from the level's origin, to 33,000,000 not (open reads no data) */
+    chain_step_fields all = {f3(a.dev, nx, ny, nz, FPO_DEVICE), f3(a.dev, nx, ny, nz, FPO_DEVICE),
+                             f3(a.dev, nx, ny, nz, FPO_DEVICE), f3(a.dev, nx, ny, nz, FPO_DEVICE),
+                             f3(a.dev, nx, ny, nz, FPO_DEVICE)};
+    for (int64_t rows = 33100000; rows >= 33000000; rows -= 100000) {
+        all.q = fpo_field_on_device(fpo_field_3d(a.dev, FPO_F64, -H, nx + H, -H, rows, 0, nz));
+        st = chain_step_open_with(&p, &dom, &all, &og, &err);
+        if (rows > 33000000 && (st != FPO_EINVAL || !strstr(err.msg, "32-bit offsets")))
+            FAIL("q to j = %lld: status %d, '%s'", (long long)rows, st, st ? err.msg : "");
+        else if (rows == 33000000 && st != FPO_OK)
+            FAIL("q to j = %lld refused: '%s'", (long long)rows, err.msg);
+        else
+            printf("q to j = %lld: %s\n", (long long)rows, st ? err.msg : "taken");
+        if (!st)
+            chain_step_close(p);
+    }
     arr_free(&a);
 }
 
