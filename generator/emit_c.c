@@ -84,9 +84,11 @@ static const char *field_ref(Prog *pg, Var *v) {
 static const char *halo_kinds[] = {"FPO_HALO_SCALAR", "FPO_HALO_AGRID", "FPO_HALO_BGRID",
                                    "FPO_HALO_CGRID", "FPO_HALO_DGRID"};
 
-/* Where component c (0 u, 1 v) of a halo statement's field sits in its cell: 0 centre,
- * 1 x face, 2 y face, 3 corner (fpo_halo_pos). */
+/* Where field c of a halo statement (a vector's u 0, v 1; the c-th scalar) sits in its cell:
+ * 0 centre, 1 x face, 2 y face, 3 corner (fpo_halo_pos). */
 static int halo_pos(Node *h, int c) {
+    if (!h->halo.vec)
+        return h->halo.at == HA_VERTEX ? 3 : 0;
     return fpo_corner_pos(h->halo.vec, c);
 }
 
@@ -273,8 +275,9 @@ static void emit_halo_plans(Buf *b, Prog *pg, Node *n, const Build *bd) {
                        halo_kinds[n->halo.vec]);
         else
             for (Node *a = n->args; a; a = a->next)
-                buf_printf(b, "        items[%d] = fpo_halo_scalar(%s, FPO_HALO_CENTER);\n",
-                           nitems++, halo_field(pg, a));
+                buf_printf(b, "        items[%d] = fpo_halo_scalar(%s, %s);\n", nitems++,
+                           halo_field(pg, a),
+                           n->halo.at == HA_VERTEX ? "FPO_HALO_CORNER" : "FPO_HALO_CENTER");
         if (n->halo.op == HO_SYNC_EDGES)
             buf_printf(b, "        if (fpo_halo_plan_create_edges(&p->plan[%d], p->halo, %d, "
                           "items, fpo_hflags, &fpo_herr) ||\n", n->halo.plan, nitems);
@@ -304,7 +307,7 @@ static void emit_halo_width_checks(Buf *b, Prog *pg, Node *n, const Build *bd) {
             int slot = field_slot(pg, a->var);
             if (slot >= pg->nfparams)
                 continue;   /* temporaries are allocated with it */
-            int pos = halo_pos(n, n->halo.vec ? c : 0);
+            int pos = halo_pos(n, c);
             int xi = pos == 1 || pos == 3, yj = pos == 2 || pos == 3;
             const char *f = a->var->name;
             buf_printf(b,
@@ -363,7 +366,7 @@ static void emit_halo_needs(Buf *b, Prog *pg, Node *n, const Build *bd) {
     int64_t d = halo_depth(n, bd);
     buf_printf(b, "    /* %s */\n", fpo_c_comment(halo_text(n)));
     for (Node *a = n->args; a; a = a->next, c++) {
-        int pos = halo_pos(n, n->halo.vec ? c : 0);
+        int pos = halo_pos(n, c);
         int slot = field_slot(pg, a->var);
         int xi = pos == 1 || pos == 3, yj = pos == 2 || pos == 3;
         buf_printf(b, "    fpo_need(p->lo[%d], p->hi[%d], 0, -%lld, nx + %lld);\n", slot, slot,

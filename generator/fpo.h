@@ -255,11 +255,14 @@ typedef struct RegionAxis {
 
 /* Halo statements (program level, run through fpo_halo). */
 enum { HO_UPDATE, HO_COPY_CORNERS, HO_FILL_CORNERS, HO_SYNC_EDGES };
-enum { HV_NONE, HV_A, HV_B, HV_C, HV_D };   /* `vector:` (none: cell-centred scalars) */
+enum { HV_NONE, HV_A, HV_B, HV_C, HV_D };   /* `vector:` (none: scalars, placed by `at:`) */
+enum { HA_CELL, HA_VERTEX };                 /* `at:` of a scalar: cell centres or vertices */
 typedef struct HaloStmt {
     int op;          /* HO_* */
     int vec;         /* HV_* */
     int dir;         /* copy_corners: 0 X, 1 Y */
+    int at;          /* scalars of halo_update: HA_CELL or HA_VERTEX (`at:`) */
+    bool at_given;   /* parser: `at:` was written */
     int64_t depth;   /* 0: the program's halo width (fpo-gen --halo) */
     int plan;        /* emit: the plan index (updates and edge syncs), -1 none */
 } HaloStmt;

@@ -131,6 +131,7 @@ static json_t *region_axis_json(RegionAxis *r) {
 static const char *halo_ops[] = {"halo_update", "copy_corners", "fill_corners", "sync_edges"};
 static const char *halo_vecs[] = {"none", "A", "B", "C", "D"};
 static const char *halo_dirs[] = {"", "X", "Y"};
+static const char *halo_ats[] = {"cell", "vertex"};
 
 /* A halo statement's keys (also a corner fill's, in the stages node standing for it). */
 static void halo_json(json_t *j, Node *n) {
@@ -142,6 +143,7 @@ static void halo_json(json_t *j, Node *n) {
     json_object_set_new(j, "vector", json_string(halo_vecs[n->halo.vec]));
     json_object_set_new(j, "depth", json_integer((json_int_t)n->halo.depth));
     json_object_set_new(j, "dir", json_string(halo_dirs[n->halo.dir + 1]));
+    json_object_set_new(j, "at", json_string(halo_ats[n->halo.at]));
 }
 
 static json_t *stmt_json(Out *o, Node *n) {
@@ -557,6 +559,7 @@ static void halo_from(In *in, json_t *j, Node *n) {
     n->halo.op = pick(in, get_str(in, j, "op"), halo_ops, 4, "halo operation");
     n->halo.vec = pick(in, get_str(in, j, "vector"), halo_vecs, 5, "vector kind");
     n->halo.dir = pick(in, get_str(in, j, "dir"), halo_dirs, 3, "direction") - 1;
+    n->halo.at = pick(in, get_str(in, j, "at"), halo_ats, 2, "place of scalars");
     n->halo.plan = -1;
     json_t *d = get(in, j, "depth");
     if (!json_is_integer(d) || json_integer_value(d) < 0)

@@ -413,7 +413,7 @@ static const char *halo_ops[] = {"halo_update", "copy_corners", "fill_corners", 
 /* halo = ( "halo_update" | "copy_corners" | "fill_corners" | "sync_edges" ) ,
  *        "(" , haloitem , { "," , haloitem } , ")" , ";" ;
  * haloitem = "depth" , ":" , expr | "vector" , ":" , ( "A" | "B" | "C" | "D" )
- *          | "X" | "Y" (copy_corners only) | access ;
+ *          | "at" , ":" , ( "cell" | "vertex" ) | "X" | "Y" (copy_corners only) | access ;
  * Option values are checked by sema; the parser keeps them as expressions. */
 static Node *halo_stmt(Parser *ps, Token *t, int op) {
     Node *n = new_node(ND_HALO, t->loc);
@@ -439,9 +439,19 @@ static Node *halo_stmt(Parser *ps, Token *t, int op) {
                 if (!n->halo.vec)
                     expected(v, "a vector kind (A, B, C or D)");
                 ps->tok = v->next;
+            } else if (tok_is(a, "at")) {
+                Token *v = ps->tok;
+                if (n->halo.at_given)
+                    fpo_error_at(a->loc, "'at:' is given twice");
+                if (tok_is(v, "vertex"))
+                    n->halo.at = HA_VERTEX;
+                else if (!tok_is(v, "cell"))
+                    expected(v, "a place of scalars (cell or vertex)");
+                n->halo.at_given = true;
+                ps->tok = v->next;
             } else {
-                fpo_error_at(a->loc, "unknown option '%.*s:' (known: depth:, vector:)", a->len,
-                             a->s);
+                fpo_error_at(a->loc, "unknown option '%.*s:' (known: depth:, vector:, at:)",
+                             a->len, a->s);
             }
             continue;
         }

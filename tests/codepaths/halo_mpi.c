@@ -1,7 +1,8 @@
 /* halo_mpi.c: program `halo_stmts` (halo_stmts.fpo) on 6 L x L ranks: its halo_update fills
  * the halos of a temporary and a parameter as fpo_halo_locate says the owners hold them, the
  * split update lets an unrelated stage run between start and finish, vector updates, corner
- * fills and edge syncs run, and the host callback sees the result and stops the run on
+ * fills and edge syncs run, a scalar at the vertices is exchanged as the owners hold it
+ * (`at: vertex`) and read at offsets, and the host callback sees the result and stops the run on
  * request. Also: opening without the decomposition is refused. With FPO_BACKEND=cuda on the
  * CUDA back end (emulated, or ON_GPU on a device, its fields in device memory). */
 #include "halo_stmts.h"
@@ -70,6 +71,7 @@ static double qval(int t, int gi, int gj, int k) { return t * 1000.0 + gi * 31.0
 static double rval(int t, int gi, int gj, int k) { return -(t * 100.0 + gi + gj * 7.0 + k); }
 static double uval(int t, int gi, int gj, int k) { return t * 10.0 + gi * 0.5 + gj * 3.0 + k; }
 static double vval(int t, int gi, int gj, int k) { return t * 20.0 - gi * 2.0 + gj * 0.25 - k; }
+static double wval(int t, int gi, int gj, int k) { return t * 500.0 + gi * 3.0 - gj * 40.0 + k; }
 
 typedef struct Seen {
     int calls, step;
@@ -146,6 +148,16 @@ int main(int argc, char **argv) {
     double *q = malloc(npts * sizeof *q), *r = malloc(npts * sizeof *r),
            *out = calloc(npts, sizeof *out), *c = calloc(npts, sizeof *c),
            *u = calloc(nu, sizeof *u), *v = calloc(nv, sizeof *v);
+    /* w and ws at the vertices: nx + 1 x ny + 1 compute points */
+    const int wni = ni + 1, wnj = nj + 1;
+    size_t nw = (size_t)wni * (size_t)wnj * NZ;
+    double *w = malloc(nw * sizeof *w), *ws = calloc(nw, sizeof *ws);
+#define WAT(a, i, j, k) (a)[((size_t)(k) * (size_t)wnj + (size_t)((j) + H)) * (size_t)wni + (size_t)((i) + H)]
+    for (int k = 0; k < NZ; k++)
+        for (int j = -H; j < d.ny + 1 + H; j++)
+            for (int i = -H; i < d.nx + 1 + H; i++)
+                WAT(w, i, j, k) = i >= 0 && i <= d.nx && j >= 0 && j <= d.ny
+                                      ? wval(d.tile, d.i0 + i, d.j0 + j, k) : NAN;
 #define AT(a, i, j, k) (a)[(size_t)(k) * plane + (size_t)((j) + H) * (size_t)ni + (size_t)((i) + H)]
     for (int k = 0; k < NZ; k++)
         for (int j = -H; j < d.ny + H; j++)
@@ -169,14 +181,17 @@ int main(int argc, char **argv) {
                                    ? vval(d.tile, d.i0 + i, d.j0 + j, k) : NAN;
     }
     double *dq = to_device(q, npts), *dr = to_device(r, npts), *dout = to_device(out, npts),
-           *dc = to_device(c, npts), *du = to_device(u, nu), *dv = to_device(v, nv);
+           *dc = to_device(c, npts), *du = to_device(u, nu), *dv = to_device(v, nv),
+           *dw = to_device(w, nw), *dws = to_device(ws, nw);
     halo_stmts_fields f = {
         .q = place(fpo_field_3d(dq, FPO_F64, -H, d.nx + H, -H, d.ny + H, 0, NZ)),
         .r = place(fpo_field_3d(dr, FPO_F64, -H, d.nx + H, -H, d.ny + H, 0, NZ)),
         .out = place(fpo_field_3d(dout, FPO_F64, -H, d.nx + H, -H, d.ny + H, 0, NZ)),
         .c = place(fpo_field_3d(dc, FPO_F64, -H, d.nx + H, -H, d.ny + H, 0, NZ)),
         .u = place(fpo_field_3d(du, FPO_F64, -H, d.nx + H, -H, d.ny + 1 + H, 0, NZ)),
-        .v = place(fpo_field_3d(dv, FPO_F64, -H, d.nx + 1 + H, -H, d.ny + H, 0, NZ))};
+        .v = place(fpo_field_3d(dv, FPO_F64, -H, d.nx + 1 + H, -H, d.ny + H, 0, NZ)),
+        .w = place(fpo_field_3d(dw, FPO_F64, -H, d.nx + 1 + H, -H, d.ny + 1 + H, 0, NZ)),
+        .ws = place(fpo_field_3d(dws, FPO_F64, -H, d.nx + 1 + H, -H, d.ny + 1 + H, 0, NZ))};
     fpo_domain dom = fpo_halo_domain(&d, NZ);   /* this rank's part of the decomposition */
     int bad = 0;
     halo_stmts *p;
@@ -208,7 +223,7 @@ int main(int argc, char **argv) {
     if (!failed && rank == 0)
         printf("back end: %s\n", halo_stmts_backend(p));
     to_host(q, dq, npts), to_host(r, dr, npts), to_host(out, dout, npts), to_host(c, dc, npts);
-    to_host(u, du, nu), to_host(v, dv, nv);
+    to_host(u, du, nu), to_host(v, dv, nv), to_host(w, dw, nw), to_host(ws, dws, nw);
     if (failed) {
         fprintf(stderr, "rank %d: %s\n", rank, err.msg);
         bad++;
@@ -298,7 +313,38 @@ int main(int argc, char **argv) {
                                 j, k, VAT(-1, j, k), w, pt.rot);
                 }
         }
+        /* halo_update(w, at: vertex): every halo vertex with an owner holds the owner's value
+         * (across a tile edge too), the compute vertices stay, and `around` read them. */
+        int wseen = 0;
+        for (int k = 0; k < NZ; k++)
+            for (int j = -H; j < d.ny + 1 + H; j++)
+                for (int i = -H; i < d.nx + 1 + H; i++) {
+                    double want = NAN;
+                    if (i >= 0 && i <= d.nx && j >= 0 && j <= d.ny)
+                        want = wval(d.tile, d.i0 + i, d.j0 + j, k);
+                    else if (fpo_halo_locate(&d, FPO_HALO_CORNER, i, j, &pt))
+                        want = wval(pt.tile, pt.gi, pt.gj, k), wseen += pt.tile != d.tile;
+                    double got = WAT(w, i, j, k);
+                    if (!(got == want || (isnan(got) && isnan(want))) && bad++ < 5)
+                        fprintf(stderr, "rank %d: w(%d, %d, %d) = %g, want %g\n", rank, i, j, k,
+                                got, want);
+                }
+        for (int k = 0; k < NZ; k++)
+            for (int j = 0; j <= d.ny; j++)
+                for (int i = 0; i <= d.nx; i++) {
+                    double want = WAT(w, i - 2, j, k) + 10.0 * WAT(w, i + 1, j + 1, k) +
+                                  100.0 * WAT(w, i, j, k);
+                    double got = WAT(ws, i, j, k);   /* NaN: w[1, 1] in a corner block */
+                    if (!(got == want || (isnan(got) && isnan(want))) && bad++ < 5)
+                        fprintf(stderr, "rank %d: ws(%d, %d, %d) = %g, want %g\n", rank, i, j,
+                                k, got, want);
+                }
         int any = 0;
+        MPI_Allreduce(&wseen, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        if (!any) {
+            fprintf(stderr, "rank %d: no vertex of w from another tile\n", rank);
+            bad++;
+        }
         MPI_Allreduce(&checked, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
         if (!any) {
             fprintf(stderr, "rank %d: no wind halo point across a turned edge\n", rank);
@@ -323,8 +369,8 @@ int main(int argc, char **argv) {
                total ? "MISMATCH" : "halo statements and callback agree with the owners");
     halo_stmts_close(p);
     free_device(q, dq), free_device(r, dr), free_device(out, dout), free_device(c, dc);
-    free_device(u, du), free_device(v, dv);
-    free(q), free(r), free(out), free(c), free(u), free(v);
+    free_device(u, du), free_device(v, dv), free_device(w, dw), free_device(ws, dws);
+    free(q), free(r), free(out), free(c), free(u), free(v), free(w), free(ws);
     fpo_halo_decomp_free(&d);
     MPI_Finalize();
     return total != 0;
