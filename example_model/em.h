@@ -244,12 +244,18 @@ typedef struct em_sphere {
     size_t ncells, nfaces;
     em_copy *dfaces;         /* the same faces for D-grid pairs (the other component's sign) */
     size_t ndfaces;
+    em_copy *verts;          /* halo copies of vertex scalars */
+    size_t nverts;
 } em_sphere;
 
 em_status em_sphere_init(em_sphere *s, int n, int h, em_error *err);
 void em_sphere_free(em_sphere *s);
 /* Fill the edge halos of a cell field (not the diagonal corner blocks) from the neighbours. */
 void em_sphere_fill_cells(const em_sphere *s, double *const q[6]);
+/* Fill the edge halos of a vertex field (not the diagonal corner blocks) from the tiles that
+ * own those points, as fpo_halo's SCALAR items at FPO_HALO_CORNER do; the tile's own vertices,
+ * its boundary included, stay. */
+void em_sphere_fill_vertices(const em_sphere *s, double *const q[6]);
 /* Fill a face vector pair (u on x-faces, v on y-faces, positive towards +i, +j): the E and N
  * boundary faces are overwritten with the neighbours' W and S ones (so both tiles hold the same
  * bits), then the halo faces outside the corner blocks are copied, with the rotation's sign. */

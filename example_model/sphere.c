@@ -1,5 +1,5 @@
-/* sphere.c: the six whole tiles on one process, and the halo copies between them for cell
- * scalars and C- and D-grid face vector pairs, found once from the halo maps (em_locate). */
+/* sphere.c: the six whole tiles on one process, and the halo copies between them for cell and
+ * vertex scalars and C- and D-grid face vector pairs, found once from the halo maps (em_locate). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +40,23 @@ static void cell_copies(const em_sphere *s, em_copylist *l) {
                 em_map_apply(&m, x, y, &bx, &by);
                 em_copy c = {t, m.tile, 1, 1, 1, EM_AT(&s->g[t], i, j),
                              EM_AT(&s->g[m.tile], (int)floor(bx), (int)floor(by))};
+                push(l, c);
+            }
+}
+
+/* Vertex (i, j) of tile t, in the edge halo: its owner (a point on the owner's boundary is
+ * taken from the tile across the edge crossed, as fpo_halo_locate takes it). */
+static void vertex_copies(const em_sphere *s, em_copylist *l) {
+    int n = s->n, h = s->h;
+    for (int t = 0; t < 6; t++)
+        for (int j = -h; j <= n + h; j++)
+            for (int i = -h; i <= n + h; i++) {
+                double x = i, y = j, bx, by;
+                if (outside(x, n) == outside(y, n)) continue;  /* the tile's own or a corner block */
+                em_map m = em_locate(n, t, x, y, EM_XDIR);
+                em_map_apply(&m, x, y, &bx, &by);
+                em_copy c = {t, m.tile, 1, 1, 1, EM_AT(&s->g[t], i, j),
+                             EM_AT(&s->g[m.tile], (int)lround(bx), (int)lround(by))};
                 push(l, c);
             }
 }
@@ -97,13 +114,14 @@ em_status em_sphere_init(em_sphere *s, int n, int h, em_error *err) {
             return st;
         }
     }
-    em_copylist cells = {.ok = 1}, faces = {.ok = 1}, dfaces = {.ok = 1};
+    em_copylist cells = {.ok = 1}, faces = {.ok = 1}, dfaces = {.ok = 1}, verts = {.ok = 1};
     cell_copies(s, &cells);
+    vertex_copies(s, &verts);
     face_copies(s, &faces, 0);
     face_copies(s, &dfaces, 1);
     s->cells = cells.v, s->ncells = cells.n, s->faces = faces.v, s->nfaces = faces.n;
-    s->dfaces = dfaces.v, s->ndfaces = dfaces.n;
-    if (!cells.ok || !faces.ok || !dfaces.ok) {
+    s->dfaces = dfaces.v, s->ndfaces = dfaces.n, s->verts = verts.v, s->nverts = verts.n;
+    if (!cells.ok || !faces.ok || !dfaces.ok || !verts.ok) {
         em_sphere_free(s);
         snprintf(err->msg, sizeof err->msg, "em_sphere_init: out of memory");
         return EM_ENOMEM;
@@ -113,13 +131,20 @@ em_status em_sphere_init(em_sphere *s, int n, int h, em_error *err) {
 
 void em_sphere_free(em_sphere *s) {
     for (int t = 0; t < 6; t++) em_grid_free(&s->g[t]);
-    free(s->cells), free(s->faces), free(s->dfaces);
-    s->cells = s->faces = s->dfaces = NULL;
+    free(s->cells), free(s->faces), free(s->dfaces), free(s->verts);
+    s->cells = s->faces = s->dfaces = s->verts = NULL;
 }
 
 void em_sphere_fill_cells(const em_sphere *s, double *const q[6]) {
     for (size_t k = 0; k < s->ncells; k++) {
         const em_copy *c = &s->cells[k];
+        q[c->dst_tile][c->dst_at] = q[c->src_tile][c->src_at];
+    }
+}
+
+void em_sphere_fill_vertices(const em_sphere *s, double *const q[6]) {
+    for (size_t k = 0; k < s->nverts; k++) {
+        const em_copy *c = &s->verts[k];
         q[c->dst_tile][c->dst_at] = q[c->src_tile][c->src_at];
     }
 }

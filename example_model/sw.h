@@ -48,8 +48,9 @@ double em_sw_wave_speed(em_sw_case tc);
 
 /* Scheme parameters: PPM orders of h and vorticity fluxes and of the winds at vertices
  * (EM_PPM_*), divergence damping (FV3's): del-2 with coefficient dddmp and background d2_bg,
- * da_min_c * max(d2_bg, min(0.2, dddmp |D dt|)); with nord 1 also del-4, coefficient
- * (da_min_c d4_bg)^2 (nord 0 or 1). */
+ * da_min_c * max(d2_bg, min(0.2, dddmp |D dt|)); with nord 1, 2 or 3 also del-4, del-6 or
+ * del-8, coefficient em_sw_dd8 (nord 0 to EM_SW_NORD_MAX). */
+enum { EM_SW_NORD_MAX = 3 };
 typedef struct em_sw_param {
     double dt, dddmp, d2_bg, d4_bg;
     int hord, nord;
@@ -68,6 +69,9 @@ typedef struct em_sw_ref {
 em_status em_sw_ref_init(em_sw_ref *r, const em_sphere *s, em_sw_case tc, em_error *err);
 void em_sw_ref_free(em_sw_ref *r);
 void em_sw_ref_step(em_sw_ref *r, const em_sw_param *p);
+/* FV3's coefficient of the higher-order divergence damping, (da_min_c d4_bg)^(nord + 1), as a
+ * product in that order (the reference and the FPO model pass the same bits). */
+double em_sw_dd8(double da_min_c, double d4_bg, int nord);
 
 /* swdiag.c: invariants of a rank's (or tile's) own cells into exact sums: mass sum A h, total energy
  * sum A (h |V|^2 / 2 + g h (h / 2 + hs)), potential enstrophy sum A (zeta + f)^2 / (2 h)

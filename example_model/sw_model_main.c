@@ -26,8 +26,9 @@ static void usage(void) {
             "                    [-r NORD] [-x D4_BG] [-B BACKEND]\n"
             "  test case (2), N cells per tile edge (24), ALPHA radians (0), DAYS (5),\n"
             "  STEPS (from COURANT, 0.5: the gravity-wave Courant number), DDDMP, D2_BG del-2\n"
-            "  divergence damping (0.2, 0); NORD 0, or 1 for del-4 damping too, coefficient D4_BG\n"
-            "  (0.16); invariants printed every EVERY steps (a tenth of the run);\n"
+            "  divergence damping (0.2, 0); NORD 0, or 1, 2, 3 for del-4, del-6, del-8 damping\n"
+            "  too, coefficient (da_min_c D4_BG)^(NORD + 1), D4_BG 0.16; invariants printed every\n"
+            "  EVERY steps (a tenth of the run);\n"
             "  FILE: CF NetCDF of h, winds, vorticity and the invariants at the start and at\n"
             "  every print, as fpo_sw_reference -f writes it; BACKEND: sw_step's back end, c or\n"
             "  cuda (FPO_BACKEND from the environment, else c)\n");
@@ -284,7 +285,7 @@ int main(int argc, char **argv) {
     tc.alpha = alpha;
     sw_rank r;
     em_error err;
-    int bad_args = n < 6 || days <= 0 || nord < 0 || nord > 1;
+    int bad_args = n < 6 || days <= 0 || nord < 0 || nord > EM_SW_NORD_MAX;
     if (bad_args || setup(&r, MPI_COMM_WORLD, n, tc, &err)) {
         if (!me) bad_args ? usage() : (void)fprintf(stderr, "fpo_sw_model: %s\n", err.msg);
         MPI_Finalize();
@@ -326,7 +327,7 @@ int main(int argc, char **argv) {
     double t0 = now(), elapsed = 0.0;
     int timed = steps;
     for (int k = 0; k < steps && !st && !bad; k++) {
-        st = sw_step_run(p, dt, dddmp, d2_bg, da, nord, (da * d4_bg) * (da * d4_bg), &ferr);
+        st = sw_step_run(p, dt, dddmp, d2_bg, da, nord, em_sw_dd8(da, d4_bg, nord), &ferr);
         if (!st && k == 0 && steps > 1 && !(st = sw_step_wait(p, &ferr))) t0 = now(), timed = steps - 1;
         if (!st && ((k + 1) % every == 0 || k + 1 == steps)) {
             if (fetch(&r, p, &err)) {

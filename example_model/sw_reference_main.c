@@ -17,11 +17,11 @@ static void usage(void) {
             "                        [-x D4_BG] [-e EVERY] [-f FILE.nc] [-q] [-T]\n"
             "  test case (2), N cells per tile edge (24), ALPHA radians (0), DAYS (5),\n"
             "  STEPS (from COURANT, 0.5: the gravity-wave Courant number), HORD 2, 6 or 8 (8),\n"
-            "  DDDMP, D2_BG del-2 divergence damping (0.2, 0); NORD 0, or 1 for del-4 damping too,\n"
-            "  coefficient D4_BG (0.16); invariants printed every EVERY steps (a\n"
-            "  tenth of the run); FILE: CF NetCDF of h, winds, vorticity and the invariants at the\n"
-            "  start and at every print; -q: no time series printed;\n"
-            "  -T: the table\n"
+            "  DDDMP, D2_BG del-2 divergence damping (0.2, 0); NORD 0, or 1, 2, 3 for del-4, del-6,\n"
+            "  del-8 damping too, coefficient (da_min_c D4_BG)^(NORD + 1), D4_BG 0.16; invariants\n"
+            "  printed every EVERY steps (a tenth of the run); FILE: CF NetCDF of h, winds,\n"
+            "  vorticity and the invariants at the start and at every print; -q: no time series\n"
+            "  printed; -T: the table\n"
             "  (test case 2 at N = 24, 48, 96, alpha 0 and pi/4, 5 days; test case 5 at N = 48,\n"
             "  15 days)\n");
 }
@@ -217,7 +217,7 @@ int main(int argc, char **argv) {
     }
     if (x.n < 6 || x.days <= 0 || x.courant <= 0 ||
         (x.hord != EM_PPM_LINEAR && x.hord != EM_PPM_SMOOTH && x.hord != EM_PPM_MONO) ||
-        x.p.nord < 0 || x.p.nord > 1)
+        x.p.nord < 0 || x.p.nord > EM_SW_NORD_MAX)
         return usage(), 2;
     if (tab) return table(&x);
     if (run(&x)) return 1;

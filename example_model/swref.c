@@ -10,8 +10,8 @@
 
 /* Work arrays of each tile: their index in em_sw_ref.w. */
 enum { UCA, VCA, UA, VA, V0, V1, V2, KEC, UC, VC, FX1, FY1, HC, KG, WAB, CRX, CRY, XFX, YFX,
-       RAX, RAY, MFX, MFY, Q, UB, VB, CRUB, CRVB, UUP, VUP, KEB, UF, VF, DIV, BB, HB, UCF, VCF, GX,
-       GY, NWORK };
+       RAX, RAY, MFX, MFY, Q, UB, VB, CRUB, CRVB, UUP, VUP, KEB, UF, VF, DIV, BB, HB, UCF, VCF, DL,
+       DL1, DL2, NWORK };
 
 _Static_assert(NWORK < sizeof ((em_sw_ref *)0)->w[0] / sizeof(double *), "em_sw_ref.w is too small");
 
@@ -73,15 +73,15 @@ static double *const *col(em_sw_ref *r, int k, double *out[6]) {
 }
 
 /* c_sw 1: D-grid winds to cell covariant (uca, vca), contravariant (ua, va) and 3D winds, the
- * kinetic energy; cells -2 .. N + 1 (the outer ring for the divergence of d_sw's damping). */
+ * kinetic energy; cells -1 .. N (the ring for the C-grid winds and d_sw's divergence). */
 static void csw_agrid(em_sw_ref *r, int t) {
     const em_grid *g = &r->s->g[t];
     const em_sw_metric *m = &r->m[t];
     int n = g->n;
     ptrdiff_t sx = g->sx;
     const double *u = r->u[t], *v = r->v[t];
-    for (int j = -2; j <= n + 1; j++)
-        for (int i = -2; i <= n + 1; i++) {
+    for (int j = -1; j <= n; j++)
+        for (int i = -1; i <= n; i++) {
             size_t at = EM_AT(g, i, j);
             double uca = 0.5 * (u[at] + u[AT(0, 1)]);
             double vca = 0.5 * (v[at] + v[AT(1, 0)]);
@@ -313,9 +313,83 @@ static void dsw_vertex_winds(em_sw_ref *r, int t, double dt5, int hord) {
     }
 }
 
+/* d_sw 5a: the divergence at the tile's vertices (fluxes across the dual cell's sides; on a
+ * tile edge the D-grid wind alone; three sides at a cube corner), as FV3 of opposite sign:
+ * d = -D. */
+static void dsw_div(em_sw_ref *r, int t) {
+    const em_grid *g = &r->s->g[t];
+    const em_sw_metric *m = &r->m[t];
+    int n = g->n;
+    ptrdiff_t sx = g->sx;
+    const double *u = r->u[t], *v = r->v[t];
+    double *uf = W(UF), *vf = W(VF), *dv = W(DIV);
+    for (int j = -1; j <= n; j++)
+        for (int i = -1; i <= n; i++) {
+            size_t at = EM_AT(g, i, j);
+            if (j >= 0) {  /* y-face (i, j) */
+                if (j == 0 || j == n)
+                    uf[at] = u[at] * g->dyc[at] * m->sv[at];
+                else
+                    uf[at] = (u[at] - 0.5 * (W(VA)[AT(0, -1)] + W(VA)[at]) * m->cv[at]) * g->dyc[at] * m->sv[at];
+            }
+            if (i >= 0) {  /* x-face (i, j) */
+                if (i == 0 || i == n)
+                    vf[at] = v[at] * g->dxc[at] * m->su[at];
+                else
+                    vf[at] = (v[at] - 0.5 * (W(UA)[AT(-1, 0)] + W(UA)[at]) * m->cu[at]) * g->dxc[at] * m->su[at];
+            }
+        }
+    for (int j = 0; j <= n; j++)
+        for (int i = 0; i <= n; i++) {
+            size_t at = EM_AT(g, i, j);
+            double d = vf[AT(0, -1)] - vf[at] + uf[AT(-1, 0)] - uf[at];
+            int ci = i == 0 ? 0 : i == n ? 1 : -1, cj = j == 0 ? 0 : j == n ? 1 : -1;
+            if (ci >= 0 && cj == 0) d = d - vf[AT(0, -1)];  /* SW, SE */
+            if (ci >= 0 && cj == 1) d = d + vf[at];         /* NE, NW */
+            dv[at] = m->rarea_c[at] * d;
+        }
+}
+
+/* Whether vertex (i, j) of an N-cell tile lies in a cube corner's halo block (both outside). */
+static int in_corner_block(int i, int j, int n) {
+    return (i < 0 || i > n) && (j < 0 || j > n);
+}
+
+/* d_sw 5b: -1 times the Laplacian of d over the vertices of ring `ring` (FV3's divergence
+ * damping of nord 1 to 3, one step): the differences along the D-grid edges times the dual
+ * side over the edge (FV3's divg_u, divg_v), summed over the arms, over the dual cell's area.
+ * An arm ending in a cube corner's halo block is left out; at the corner itself the arm along
+ * j out of the tile (FV3). dsw.fpo's vertex_lap. */
+static void vertex_lap(em_sw_ref *r, int t, const double *d, double *dl, int ring) {
+    const em_grid *g = &r->s->g[t];
+    const em_sw_metric *m = &r->m[t];
+    int n = g->n;
+    ptrdiff_t sx = g->sx;
+    for (int j = -ring; j <= n + ring; j++)
+        for (int i = -ring; i <= n + ring; i++) {
+            size_t at = EM_AT(g, i, j);
+            double gw = (d[at] - d[AT(-1, 0)]) * g->dyc[AT(-1, 0)] * m->sv[AT(-1, 0)] * g->rdx[AT(-1, 0)];
+            double ge = (d[AT(1, 0)] - d[at]) * g->dyc[at] * m->sv[at] * g->rdx[at];
+            double gs = (d[at] - d[AT(0, -1)]) * g->dxc[AT(0, -1)] * m->su[AT(0, -1)] * g->rdy[AT(0, -1)];
+            double gn = (d[AT(0, 1)] - d[at]) * g->dxc[at] * m->su[at] * g->rdy[at];
+            int cube_corner = (i == 0 || i == n) && (j == 0 || j == n);
+            if (in_corner_block(i - 1, j, n)) gw = 0.0;
+            if (in_corner_block(i + 1, j, n)) ge = 0.0;
+            if (in_corner_block(i, j - 1, n) || (cube_corner && j == 0)) gs = 0.0;
+            if (in_corner_block(i, j + 1, n) || (cube_corner && j == n)) gn = 0.0;
+            dl[at] = m->rarea_c[at] * (gs - gn + gw - ge);
+        }
+}
+
+double em_sw_dd8(double da_min_c, double d4_bg, int nord) {
+    double x = da_min_c * d4_bg, dd8 = x;
+    for (int k = 0; k < nord; k++) dd8 = dd8 * x;
+    return dd8;
+}
+
 /* d_sw 5: at the vertices the kinetic energy (FV3: vb v_up / 2 + ub u_up / 2; at a cube corner
- * the mean of the two edges' linear extrapolations), the divergence damping (FV3 nord 0) and
- * the geopotential of the new h: BB, the vertex value whose differences along the edges move
+ * the mean of the two edges' linear extrapolations), the divergence damping (FV3's, nord 0 to
+ * 3) and the geopotential of the new h: BB, the vertex value whose differences along the edges move
  * the D-grid winds. */
 static void dsw_energy(em_sw_ref *r, int t, const em_sw_param *p) {
     const em_grid *g = &r->s->g[t];
@@ -323,7 +397,7 @@ static void dsw_energy(em_sw_ref *r, int t, const em_sw_param *p) {
     int n = g->n;
     ptrdiff_t sx = g->sx;
     const double *u = r->u[t], *v = r->v[t], *h = r->h[t];
-    double *keb = W(KEB), *uf = W(UF), *vf = W(VF);
+    double *keb = W(KEB);
     /* on a tile edge the wind across it is the advecting one itself (the upwind value of the
      * D-grid wind across the edge, a mean of two directions, is not) */
     double rdt = 1.0 / p->dt;
@@ -357,61 +431,22 @@ static void dsw_energy(em_sw_ref *r, int t, const em_sw_param *p) {
         hb[at] = (h[AT(di[k] < 0 ? -1 : 0, dj[k] < 0 ? -1 : 0)] + h[AT(di[k] < 0 ? -1 : 0, dj[k] < 0 ? 0 : -1)] +
                   h[AT(di[k] < 0 ? 0 : -1, dj[k] < 0 ? -1 : 0)]) / 3.0;
     }
-    /* divergence at the vertices -1 .. N + 1 (fluxes across the dual cell's sides), as FV3
-     * of opposite sign: d = -D */
-    for (int j = -2; j <= n + 1; j++)
-        for (int i = -2; i <= n + 1; i++) {
-            size_t at = EM_AT(g, i, j);
-            if (j >= -1) {  /* y-face (i, j) */
-                if (j == 0 || j == n)
-                    uf[at] = u[at] * g->dyc[at] * m->sv[at];
-                else
-                    uf[at] = (u[at] - 0.5 * (W(VA)[AT(0, -1)] + W(VA)[at]) * m->cv[at]) * g->dyc[at] * m->sv[at];
-            }
-            if (i >= -1) {  /* x-face (i, j) */
-                if (i == 0 || i == n)
-                    vf[at] = v[at] * g->dxc[at] * m->su[at];
-                else
-                    vf[at] = (v[at] - 0.5 * (W(UA)[AT(-1, 0)] + W(UA)[at]) * m->cu[at]) * g->dxc[at] * m->su[at];
-            }
-        }
-    double *dv = W(DIV);
-    for (int j = -1; j <= n + 1; j++)
-        for (int i = -1; i <= n + 1; i++) {
-            size_t at = EM_AT(g, i, j);
-            double d = vf[AT(0, -1)] - vf[at] + uf[AT(-1, 0)] - uf[at];
-            int ci = i == 0 ? 0 : i == n ? 1 : -1, cj = j == 0 ? 0 : j == n ? 1 : -1;
-            if (ci >= 0 && cj == 0) d = d - vf[AT(0, -1)];  /* SW, SE */
-            if (ci >= 0 && cj == 1) d = d + vf[at];         /* NE, NW */
-            dv[at] = m->rarea_c[at] * d;
-        }
-    /* del-4 (nord 1): -1 times the Laplacian of d on the vertices, differences along the D-grid
-     * edges times the dual sides over the edges (FV3's divg_u, divg_v); a cube corner has no
-     * arms outside the tile */
-    double *gx = W(GX), *gy = W(GY), dd8 = 0.0;
-    if (p->nord >= 1) {
-        dd8 = (r->da_min_c * p->d4_bg) * (r->da_min_c * p->d4_bg);
-        for (int j = -1; j <= n; j++)
-            for (int i = -1; i <= n; i++) {
-                size_t at = EM_AT(g, i, j);
-                if (j >= 0) gx[at] = (dv[AT(1, 0)] - dv[at]) * g->dyc[at] * m->sv[at] * g->rdx[at];
-                if (i >= 0) gy[at] = (dv[AT(0, 1)] - dv[at]) * g->dxc[at] * m->su[at] * g->rdy[at];
-            }
+    /* del-(2 nord + 2): dd8 times vertex_lap applied nord times to the divergence (its halo
+     * vertices the neighbours', em_sphere_fill_vertices), from ring nord - 1 in */
+    const double *dv = W(DIV), *dl = dv;
+    double *ring_out[3] = {W(DL), W(DL1), W(DL2)};
+    for (int ring = p->nord - 1; ring >= 0; ring--) {
+        vertex_lap(r, t, dl, ring_out[ring], ring);
+        dl = ring_out[ring];
     }
+    double dd8 = em_sw_dd8(r->da_min_c, p->d4_bg, p->nord);
     double dtg = p->dt * EM_GRAV;
     for (int j = 0; j <= n; j++)
         for (int i = 0; i <= n; i++) {
             size_t at = EM_AT(g, i, j);
             double damp = r->da_min_c * mx(p->d2_bg, mn(0.2, p->dddmp * fabs(dv[at] * p->dt)));
             double e = damp * dv[at];
-            if (p->nord >= 1) {
-                double l = gy[AT(0, -1)] - gy[at] + gx[AT(-1, 0)] - gx[at];
-                if (i == 0 && j == 0) l = -gy[at] - gx[at];
-                if (i == n && j == 0) l = -gy[at] + gx[AT(-1, 0)];
-                if (i == n && j == n) l = gy[AT(0, -1)] + gx[AT(-1, 0)];
-                if (i == 0 && j == n) l = gy[AT(0, -1)] - gx[at];
-                e = e + dd8 * (m->rarea_c[at] * l);
-            }
+            if (p->nord >= 1) e = e + dd8 * dl[at];
             W(BB)[at] = keb[at] + e + dtg * (hb[at] + r->hsb[t][at]);
         }
 }
@@ -463,6 +498,11 @@ void em_sw_ref_step(em_sw_ref *r, const em_sw_param *p) {
     EACH {
         em_fv_tp_2d(&s->g[T], W2(T, Q), &r->tw, T, p->hord, &r->wk[T]);
         dsw_vertex_winds(r, T, 0.5 * dt, p->hord);
+        dsw_div(r, T);
+    }
+    if (p->nord >= 1)
+        em_sphere_fill_vertices(s, col(r, DIV, a));
+    EACH {
         dsw_energy(r, T, p);
         dsw_winds(r, T);
     }
