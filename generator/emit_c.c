@@ -87,9 +87,12 @@ static const char *halo_kinds[] = {"FPO_HALO_SCALAR", "FPO_HALO_AGRID", "FPO_HAL
 /* Where field c of a halo statement (a vector's u 0, v 1; the c-th scalar) sits in its cell:
  * 0 centre, 1 x face, 2 y face, 3 corner (fpo_halo_pos). */
 static int halo_pos(Node *h, int c) {
-    if (!h->halo.vec)
-        return h->halo.at == HA_VERTEX ? 3 : 0;
-    return fpo_corner_pos(h->halo.vec, c);
+    return fpo_corner_pos(h->halo.vec, h->halo.at, c);
+}
+
+/* fpo_halo's name of where a statement's scalars sit. */
+static const char *halo_pos_name(Node *h) {
+    return h->halo.at == HA_VERTEX ? "FPO_HALO_CORNER" : "FPO_HALO_CENTER";
 }
 
 static int64_t halo_depth(Node *h, const Build *bd) {
@@ -216,15 +219,16 @@ static void emit_halo(Emit *e, Prog *pg, Node *h, const Build *bd) {
         buf_printf(b, "const fpo_halo_field fpo_q = %s;\n", halo_field(pg, h->args));
         if (e->stream)
             emit_halo_check(e,
-                            fpo_fmt("fpo_halo_copy_corners_on(p->halo, &fpo_q, FPO_HALO_CENTER, "
-                                    "%lld, %s, %s, &fpo_herr)",
-                                    (long long)depth, dirs[h->halo.dir], e->stream),
+                            fpo_fmt("fpo_halo_copy_corners_on(p->halo, &fpo_q, %s, %lld, %s, "
+                                    "%s, &fpo_herr)",
+                                    halo_pos_name(h), (long long)depth, dirs[h->halo.dir],
+                                    e->stream),
                             h);
         else
             emit_halo_check(e,
-                            fpo_fmt("fpo_halo_copy_corners(p->halo, &fpo_q, FPO_HALO_CENTER, "
-                                    "%lld, %s, &fpo_herr)",
-                                    (long long)depth, dirs[h->halo.dir]),
+                            fpo_fmt("fpo_halo_copy_corners(p->halo, &fpo_q, %s, %lld, %s, "
+                                    "&fpo_herr)",
+                                    halo_pos_name(h), (long long)depth, dirs[h->halo.dir]),
                             h);
         break;
     case HO_FILL_CORNERS: {
@@ -276,8 +280,7 @@ static void emit_halo_plans(Buf *b, Prog *pg, Node *n, const Build *bd) {
         else
             for (Node *a = n->args; a; a = a->next)
                 buf_printf(b, "        items[%d] = fpo_halo_scalar(%s, %s);\n", nitems++,
-                           halo_field(pg, a),
-                           n->halo.at == HA_VERTEX ? "FPO_HALO_CORNER" : "FPO_HALO_CENTER");
+                           halo_field(pg, a), halo_pos_name(n));
         if (n->halo.op == HO_SYNC_EDGES)
             buf_printf(b, "        if (fpo_halo_plan_create_edges(&p->plan[%d], p->halo, %d, "
                           "items, fpo_hflags, &fpo_herr) ||\n", n->halo.plan, nitems);

@@ -261,7 +261,7 @@ typedef struct HaloStmt {
     int op;          /* HO_* */
     int vec;         /* HV_* */
     int dir;         /* copy_corners: 0 X, 1 Y */
-    int at;          /* scalars of halo_update: HA_CELL or HA_VERTEX (`at:`) */
+    int at;          /* scalars of halo_update, copy_corners: HA_CELL or HA_VERTEX (`at:`) */
     bool at_given;   /* parser: `at:` was written */
     int64_t depth;   /* 0: the program's halo width (fpo-gen --halo) */
     int plan;        /* emit: the plan index (updates and edge syncs), -1 none */
@@ -349,10 +349,11 @@ struct Decl {
     int height;            /* sema: the longest chain of calls from here (itself is 1) */
     Decl *lowered;         /* lower.c: the IR stencil */
     int64_t corners;       /* IR stencil pass_corners made for fills to this depth, of vector
-                            * kind corners_vec (HV_NONE: copy_corners, direction corners_dir);
+                            * kind corners_vec (HV_NONE: copy_corners, direction corners_dir,
+                            * of scalars at corners_at);
                             * the pass reuses it for the same fill (calls of it keep the
                             * statement: fill_node in emit_c.c) */
-    int corners_dir, corners_vec;
+    int corners_dir, corners_vec, corners_at;
     struct StencilInfo *info;  /* extent.c: an IR stencil's extents, once computed */
     Decl *next;
 };

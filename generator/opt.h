@@ -204,7 +204,7 @@ enum { FPO_HEAVY = 32 };
 void fpo_pass_corners(Ir *ir, int halo);
 /* Where component c of a corner fill's fields sits (vec HV_*): 0 centre, 1 x face, 2 y face,
  * 3 corner, as fpo_halo_pos. */
-int fpo_corner_pos(int vec, int c);
+int fpo_corner_pos(int vec, int at, int c);
 void fpo_pass_extent(Sched *s);
 void fpo_pass_fuse(Sched *s);
 void fpo_pass_column(Sched *s);

@@ -8,14 +8,14 @@
 
 #include <string.h>
 
-/* Where component c of a fill's fields sits: 0 centre, 1 x face, 2 y face, 3 corner (as
- * fpo_halo_pos and emit_c.c's halo_pos). */
-int fpo_corner_pos(int vec, int c) {
+/* Where component c of a halo statement's fields sits (a vector's `vector:`; scalars' `at:`):
+ * 0 centre, 1 x face, 2 y face, 3 corner (as fpo_halo_pos and emit_c.c's halo_pos). */
+int fpo_corner_pos(int vec, int at, int c) {
     switch (vec) {
     case HV_B: return 3;
     case HV_C: return c ? 2 : 1;
     case HV_D: return c ? 1 : 2;
-    default: return 0;
+    default: return at == HA_VERTEX ? 3 : 0;
     }
 }
 
@@ -66,9 +66,9 @@ static bool stencil_named(Ir *ir, const char *name) {
 /* Append to *tail the regions filling component c (written through `out`, read from `src`,
  * the other component for a vector) in direction dir: every point of the four corner blocks
  * of depth d, as the halo library's fill visits them. */
-static Node *fill_component(Node *tail, int vec, int c, int dir, int64_t d, Var *out, Var *src,
-                            Loc loc) {
-    int pos = fpo_corner_pos(vec, c), hx = pos == 0 || pos == 2, hy = pos == 0 || pos == 1;
+static Node *fill_component(Node *tail, int vec, int at, int c, int dir, int64_t d, Var *out,
+                            Var *src, Loc loc) {
+    int pos = fpo_corner_pos(vec, at, c), hx = pos == 0 || pos == 2, hy = pos == 0 || pos == 1;
     for (int corner = 0; corner < 4; corner++) {
         bool east = corner & 1, north = corner & 2;
         /* west of the corner p = -d .. -1; east, the points with 2p + hx > 0 up to d - hx */
@@ -99,21 +99,22 @@ static Node *fill_component(Node *tail, int vec, int c, int dir, int64_t d, Var 
     return tail;
 }
 
-/* The fill stencil for (vector kind, direction, depth, dtype): one per combination, made on
- * first use. A scalar's parameters: `q` written at the corner points, `src` read at their
+/* The fill stencil for (vector kind, direction, scalars' place, depth, dtype): one per
+ * combination, made on first use. A scalar's parameters: `q` written at the corner points, `src` read at their
  * sources; a vector's: `u`, `v` written, `us`, `vs` read (a call passes each field twice: the
  * points read are never the points written). */
-static Decl *fill_stencil(Ir *ir, int vec, int dir, int64_t depth, DType dt, Loc loc) {
+static Decl *fill_stencil(Ir *ir, int vec, int dir, int at, int64_t depth, DType dt, Loc loc) {
     for (int i = 0; i < ir->nstencils; i++) {
         Decl *s = ir->stencils[i];
-        if (s->corners == depth && s->corners_vec == vec && (vec || s->corners_dir == dir) &&
-            s->params[0]->dt == dt)
+        if (s->corners == depth && s->corners_vec == vec &&
+            (vec || (s->corners_dir == dir && s->corners_at == at)) && s->params[0]->dt == dt)
             return s;
     }
     static const char *kinds[] = {"", "a", "b", "c", "d"};
     const char *base = vec ? fpo_fmt("fill_corners_%s%lld%s", kinds[vec], (long long)depth,
                                      dt == DT_F32 ? "_f32" : "")
-                           : fpo_fmt("copy_corners_%s%lld%s", dir ? "y" : "x", (long long)depth,
+                           : fpo_fmt("copy_corners_%s%s%lld%s", at == HA_VERTEX ? "vertex_" : "",
+                                     dir ? "y" : "x", (long long)depth,
                                      dt == DT_F32 ? "_f32" : "");
     const char *name = base;
     for (int n = 1; stencil_named(ir, name); n++)
@@ -125,6 +126,7 @@ static Decl *fill_stencil(Ir *ir, int vec, int dir, int64_t depth, DType dt, Loc
     s->corners = depth;
     s->corners_dir = dir;
     s->corners_vec = vec;
+    s->corners_at = vec ? HA_CELL : at;
     static const char *names[2][4] = {{"q", "src"}, {"u", "v", "us", "vs"}};
     int nf = vec ? 2 : 1;
     for (int i = 0; i < 2 * nf; i++) {
@@ -135,11 +137,11 @@ static Decl *fill_stencil(Ir *ir, int vec, int dir, int64_t depth, DType dt, Loc
     }
     Node head = {0}, *tail = &head;
     if (!vec)
-        tail = fill_component(tail, vec, 0, dir, depth, s->params[0], s->params[1], loc);
+        tail = fill_component(tail, vec, at, 0, dir, depth, s->params[0], s->params[1], loc);
     else   /* u from the x halo and v from the y halo, the reverse for C (as emit_c.c) */
         for (int c = 0; c < 2; c++)
-            tail = fill_component(tail, vec, c, (vec == HV_C) != (c == 1), depth, s->params[c],
-                                  s->params[3 - c], loc);
+            tail = fill_component(tail, vec, HA_CELL, c, (vec == HV_C) != (c == 1), depth,
+                                  s->params[c], s->params[3 - c], loc);
     Comp comp = {loc, ORD_PARALLEL, NULL, 0};
     Interval iv = {loc, {B_BOTTOM, 0, NULL, 1}, {B_TOP, 0, NULL, 1}, head.next};
     VPUSH(comp.ivs, comp.nivs, iv);
@@ -178,12 +180,13 @@ static void rewrite(Ir *ir, Node *list, int halo) {
         int vec = n->halo.op == HO_FILL_CORNERS ? n->halo.vec : HV_NONE;
         int64_t depth = n->halo.depth ? n->halo.depth : halo;
         Node *st = new_node(ND_STAGE, n->loc);
-        st->decl = fill_stencil(ir, vec, n->halo.dir, depth, n->args->var->dt, n->loc);
+        int at = vec ? HA_CELL : n->halo.at;
+        st->decl = fill_stencil(ir, vec, n->halo.dir, at, depth, n->args->var->dt, n->loc);
         int nf = vec ? 2 : 1, xi = 0, yj = 0;
         st->argv = fpo_new(sizeof(Node *) * (size_t)(2 * nf + 1));
         Node *a = n->args;
         for (int c = 0; c < nf; c++, a = a->next) {
-            int pos = fpo_corner_pos(vec, c);
+            int pos = fpo_corner_pos(vec, at, c);
             xi |= pos == 1 || pos == 3;   /* a staggered axis has one point more */
             yj |= pos == 2 || pos == 3;
             st->argv[c] = access(a->var, 0, 0, a->loc);

@@ -1315,14 +1315,9 @@ static void check_halo(Ctx *cx, Node *n) {
         a->dt = v->dt;
     }
     int vec = n->halo.vec;
-    if (n->halo.at_given && n->halo.op != HO_UPDATE)
-        fpo_error_at(n->loc, "%s: 'at:' places the scalars of halo_update only; %s", op,
-                     n->halo.op == HO_COPY_CORNERS ? "copy_corners fills cell-centred scalars"
-                                                    : "a vector's components sit where "
-                                                      "'vector:' puts them");
-    if (n->halo.at_given && vec)
-        fpo_error_at(n->loc, "halo_update: 'at:' places scalars; a vector's components sit "
-                             "where 'vector:' puts them");
+    if (n->halo.at_given && (vec || n->halo.op == HO_FILL_CORNERS || n->halo.op == HO_SYNC_EDGES))
+        fpo_error_at(n->loc, "%s: 'at:' places scalars; a vector's components sit where "
+                             "'vector:' puts them", op);
     if (n->halo.op == HO_COPY_CORNERS) {
         if (vec)
             fpo_error_at(n->loc, "copy_corners fills a scalar; use fill_corners for vectors");
