@@ -205,6 +205,8 @@ sw_same() {   # sw_same ARGS...: C fused, CUDA fused (and unfused where staged):
 if [ -x "$bin/fpo_sw_model" ]; then
     check "shallow-water model, C vs CUDA fused and unfused, 6 ranks, N 24, half a day, del-4" \
         sw_same -n 24 -d 0.5 -r 1
+    check "shallow-water model, C vs CUDA fused and unfused, 6 ranks, N 24, half a day, del-8" \
+        sw_same -n 24 -d 0.5 -r 3
     check "shallow-water model, C vs CUDA fused and unfused, 6 ranks, N 192, 49 steps" \
         sw_same -n 192 -d 0.05
     check "shallow-water model, C vs CUDA fused and unfused, 6 ranks, N 384, 49 steps" \
