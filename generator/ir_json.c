@@ -559,7 +559,13 @@ static void halo_from(In *in, json_t *j, Node *n) {
     n->halo.op = pick(in, get_str(in, j, "op"), halo_ops, 4, "halo operation");
     n->halo.vec = pick(in, get_str(in, j, "vector"), halo_vecs, 5, "vector kind");
     n->halo.dir = pick(in, get_str(in, j, "dir"), halo_dirs, 3, "direction") - 1;
-    n->halo.at = pick(in, get_str(in, j, "at"), halo_ats, 2, "place of scalars");
+    /* `at` (scalars' place) may be absent: dumps from before it was a key place them at cells */
+    n->halo.at = json_object_get(j, "at") ? pick(in, get_str(in, j, "at"), halo_ats, 2,
+                                                 "place of scalars")
+                                          : HA_CELL;
+    if (n->halo.at != HA_CELL &&
+        (n->halo.vec || (n->halo.op != HO_UPDATE && n->halo.op != HO_COPY_CORNERS)))
+        bad(in, "%s", "\"at\": \"vertex\" places the scalars of halo_update and copy_corners");
     n->halo.plan = -1;
     json_t *d = get(in, j, "depth");
     if (!json_is_integer(d) || json_integer_value(d) < 0)

@@ -12,10 +12,11 @@
  * 0 centre, 1 x face, 2 y face, 3 corner (as fpo_halo_pos and emit_c.c's halo_pos). */
 int fpo_corner_pos(int vec, int at, int c) {
     switch (vec) {
+    case HV_NONE: return at == HA_VERTEX ? 3 : 0;
     case HV_B: return 3;
     case HV_C: return c ? 2 : 1;
     case HV_D: return c ? 1 : 2;
-    default: return at == HA_VERTEX ? 3 : 0;
+    default: return 0;   /* HV_A */
     }
 }
 

@@ -6,13 +6,15 @@
 #               NPS, each with ARGS: one fingerprint; with BACKEND, the EXES run with -B BACKEND
 #               and must print `backend: BACKEND`.
 #   MODE=mass:  one run of EXE (as for norms): every printed mass drift at most 1e-13 in size.
+#   MODE=orders: EXE (alone) with ARGS and -r R for each R of RS: one fingerprint each, no two
+#               alike (each order of divergence damping changes the result its own way).
 #   MODE=order: EXE (alone) with ARGS and -n N for each N of NS (two, the second twice the
 #               first): the l2 error falls at least RATIO/100 times (400: second order; 348:
 #               an observed order of 1.8).
 # MPI runs need MPIEXEC, NPFLAG, PREFLAGS, POSTFLAGS (FindMPI's variables). Lists (ARGS, NPS,
 # EXES, PREFLAGS, POSTFLAGS) come separated by '|': add_test splits CMake lists.
 cmake_minimum_required(VERSION 3.25)
-foreach(v ARGS NPS NS EXES PREFLAGS POSTFLAGS)
+foreach(v ARGS NPS NS RS EXES PREFLAGS POSTFLAGS)
   string(REPLACE "|" ";" ${v} "${${v}}")
 endforeach()
 include("${CMAKE_CURRENT_LIST_DIR}/run_check.cmake")
@@ -49,6 +51,19 @@ if(MODE STREQUAL "norms")
   sw_at_most(l2 ${l2} ${L2})
   sw_at_most(linf ${linf} ${LINF})
   sw_at_most("mass drift" ${mass} 1.0e-13)
+elseif(MODE STREQUAL "orders")
+  set(base_args ${ARGS})
+  set(seen "")
+  foreach(r IN LISTS RS)
+    set(ARGS ${base_args} -r ${r})
+    em_run(sw_check 0 ${EXE} out)
+    sw_fingerprint("${out}" "-r ${r}" fp)
+    if(fp IN_LIST seen)
+      message(FATAL_ERROR "sw_check: -r ${r} gives fingerprint ${fp}, as an order before it")
+    endif()
+    list(APPEND seen ${fp})
+    message(STATUS "-r ${r}: fingerprint ${fp}")
+  endforeach()
 elseif(MODE STREQUAL "same")
   em_run(sw_check 0 ${REF} out)
   sw_fingerprint("${out}" "the reference" want)
@@ -103,5 +118,5 @@ elseif(MODE STREQUAL "mass")
     sw_at_most("mass drift" ${m} 1.0e-13)
   endforeach()
 else()
-  message(FATAL_ERROR "sw_check: MODE must be norms, same, order or mass")
+  message(FATAL_ERROR "sw_check: MODE must be norms, same, order, orders or mass")
 endif()
