@@ -68,6 +68,7 @@ typedef struct em_sw_ref {
 } em_sw_ref;
 em_status em_sw_ref_init(em_sw_ref *r, const em_sphere *s, em_sw_case tc, em_error *err);
 void em_sw_ref_free(em_sw_ref *r);
+/* One step of p->dt; p->nord is 0 to EM_SW_NORD_MAX (the callers check it). */
 void em_sw_ref_step(em_sw_ref *r, const em_sw_param *p);
 /* FV3's coefficient of the higher-order divergence damping, (da_min_c d4_bg)^(nord + 1), as a
  * product in that order (the reference and the FPO model pass the same bits). */
