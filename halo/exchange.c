@@ -91,10 +91,34 @@ static fpo_halo_status tag_take(fpo_halo_plan *p, fpo_halo_error *err)
 void hx_tag_release(fpo_halo_plan *p)
 {
     if (p->tags) {
-        p->tags->used[p->tag] = 0;
+        /* an abandoned plan's tag is retired: messages sent under it may still arrive */
+        p->tags->used[p->tag] = p->abandoned;
         tags_drop(p->tags);
         p->tags = NULL;
     }
+}
+
+/* A plan destroyed between start and finish (a run stopped with its exchange in flight):
+ * each receive is cancelled and waited for (it completes, matched or cancelled, so MPI writes
+ * no buffer after this); each send request is freed to complete on its own, and its buffer is
+ * kept (leaked) rather than freed under it; the tag is retired. */
+void hx_abandon(fpo_halo_plan *p)
+{
+    int nrecv = 0;
+    for (int k = 0; k < p->npeers; k++)
+        nrecv += p->peer[k].recv.bytes > 0;
+    for (int k = 0; k < p->nreq; k++) {
+        if (p->req[k] == MPI_REQUEST_NULL)
+            continue;
+        if (k < nrecv) {
+            MPI_Cancel(&p->req[k]);
+            MPI_Wait(&p->req[k], MPI_STATUS_IGNORE);
+        }
+        MPI_Request_free(&p->req[k]);
+    }
+    p->active = 0;
+    p->abandoned = 1;
+    p->sbuf = NULL;   /* (the host send buffer: left to MPI) */
 }
 
 fpo_halo_status hx_plan_comm(fpo_halo_plan *p, const fpo_halo_decomp *d, fpo_halo_error *err)
@@ -230,7 +254,8 @@ fpo_halo_status fpo_halo_start(fpo_halo_plan *p, fpo_halo_error *err)
         return hx_fail(err, FPO_HALO_EINVAL, "fpo_halo_start: null plan");
     if (p->active)
         return hx_fail(err, FPO_HALO_ESTATE, "rank %d: fpo_halo_start: the exchange is "
-                       "already started", p->rank);
+                       "already started (and not finished: after a run that stopped with it in "
+                       "flight, close the program)", p->rank);
     for (int k = 0; k < p->npeers; k++)
         nrecv += p->peer[k].recv.bytes > 0;
     if (nrecv && MPI_Startall(nrecv, p->req) != MPI_SUCCESS)

@@ -204,7 +204,11 @@ size_t fpo_halo_plan_bytes(const fpo_halo_plan *plan, int *npeers);
  * returns how many peers there are. */
 int fpo_halo_plan_peers(const fpo_halo_plan *plan, int max, int *rank, size_t *send_bytes,
                         size_t *recv_bytes);
-/* Frees the plan (local). After a failed start or finish the plan can only be destroyed. */
+/* Frees the plan (local). After a failed start or finish the plan can only be destroyed. A
+ * plan destroyed between start and finish takes its receives back (cancelled, or complete)
+ * and leaves its sends to MPI with their buffers, and its message tag is not used again on
+ * the decomposition's communicator (messages under it may still arrive): do it on every rank
+ * alike, as a run stopped at the same statement everywhere does. */
 void fpo_halo_plan_destroy(fpo_halo_plan *plan);
 
 /* Corner fills for ranks touching a cube corner (no-ops elsewhere), after an exchange. The

@@ -168,6 +168,7 @@ struct fpo_halo_plan {
     int nreq;
     unsigned flags;
     int active;
+    int abandoned; /* destroyed between start and finish: its sends may still be reading */
     void *dev; /* pack_cuda.cu state */
 };
 
@@ -187,7 +188,11 @@ fpo_halo_status hx_cuda_pack(fpo_halo_plan *p, fpo_halo_error *err);
 fpo_halo_status hx_cuda_unpack(fpo_halo_plan *p, fpo_halo_error *err);
 /* Buffers MPI should use for sends and receives (device ones when CUDA-aware). */
 void hx_cuda_buffers(fpo_halo_plan *p, void **sbuf, void **rbuf);
+/* Frees the device state; keeps the device send buffer of an abandoned plan (MPI may still
+ * read it). */
 void hx_cuda_free(fpo_halo_plan *p);
+/* Takes back a started exchange's requests before its plan is freed (exchange.c). */
+void hx_abandon(fpo_halo_plan *p);
 /* corners.c's fill of one corner block of `dst` at `pos` (turn t, sign) from `src`, on device
  * memory, queued on `stream`. */
 fpo_halo_status hx_cuda_corner(const fpo_halo_decomp *d, const fpo_halo_field *dst,

@@ -196,7 +196,8 @@ void hx_cuda_free(fpo_halo_plan *p)
     if (!d)
         return;
     cudaFree(d->entries);
-    cudaFree(d->sbuf);
+    if (!p->abandoned)
+        cudaFree(d->sbuf);
     cudaFree(d->rbuf);
     if (d->own)
         cudaStreamDestroy(d->own);

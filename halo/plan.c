@@ -503,6 +503,8 @@ void fpo_halo_plan_destroy(fpo_halo_plan *p)
 {
     if (!p)
         return;
+    if (p->active)
+        hx_abandon(p);
     hx_cuda_free(p);
     for (int k = 0; k < p->nreq; k++)
         if (p->req[k] != MPI_REQUEST_NULL)
