@@ -28,35 +28,22 @@ static void push(em_copylist *l, em_copy c) {
 
 static int outside(double x, int n) { return x < 0 || x > n; }
 
-/* Cell (i, j) of tile t, in the edge halo: its owner. */
-static void cell_copies(const em_sphere *s, em_copylist *l) {
-    int n = s->n, h = s->h;
+/* Scalar point (i, j) of tile t in the edge halo, a cell centre (half 0.5) or a vertex (half
+ * 0): its owner (a point on the owner's boundary is taken from the tile across the edge
+ * crossed, as fpo_halo_locate takes it). A tile's points run -h .. n + h - 1 for cells, one
+ * more for vertices; its own and those of the corner blocks are left out. */
+static void scalar_copies(const em_sphere *s, em_copylist *l, double half) {
+    int n = s->n, h = s->h, last = n + h - (half > 0);
     for (int t = 0; t < 6; t++)
-        for (int j = -h; j < n + h; j++)
-            for (int i = -h; i < n + h; i++) {
-                double x = i + 0.5, y = j + 0.5, bx, by;
+        for (int j = -h; j <= last; j++)
+            for (int i = -h; i <= last; i++) {
+                double x = i + half, y = j + half, bx, by;
                 if (outside(x, n) == outside(y, n)) continue;  /* interior or corner block */
                 em_map m = em_locate(n, t, x, y, EM_XDIR);
                 em_map_apply(&m, x, y, &bx, &by);
                 em_copy c = {t, m.tile, 1, 1, 1, EM_AT(&s->g[t], i, j),
-                             EM_AT(&s->g[m.tile], (int)floor(bx), (int)floor(by))};
-                push(l, c);
-            }
-}
-
-/* Vertex (i, j) of tile t, in the edge halo: its owner (a point on the owner's boundary is
- * taken from the tile across the edge crossed, as fpo_halo_locate takes it). */
-static void vertex_copies(const em_sphere *s, em_copylist *l) {
-    int n = s->n, h = s->h;
-    for (int t = 0; t < 6; t++)
-        for (int j = -h; j <= n + h; j++)
-            for (int i = -h; i <= n + h; i++) {
-                double x = i, y = j, bx, by;
-                if (outside(x, n) == outside(y, n)) continue;  /* the tile's own or a corner block */
-                em_map m = em_locate(n, t, x, y, EM_XDIR);
-                em_map_apply(&m, x, y, &bx, &by);
-                em_copy c = {t, m.tile, 1, 1, 1, EM_AT(&s->g[t], i, j),
-                             EM_AT(&s->g[m.tile], (int)lround(bx), (int)lround(by))};
+                             EM_AT(&s->g[m.tile], (int)floor(bx + 0.5 - half),
+                                   (int)floor(by + 0.5 - half))};
                 push(l, c);
             }
 }
@@ -115,8 +102,8 @@ em_status em_sphere_init(em_sphere *s, int n, int h, em_error *err) {
         }
     }
     em_copylist cells = {.ok = 1}, faces = {.ok = 1}, dfaces = {.ok = 1}, verts = {.ok = 1};
-    cell_copies(s, &cells);
-    vertex_copies(s, &verts);
+    scalar_copies(s, &cells, 0.5);
+    scalar_copies(s, &verts, 0.0);
     face_copies(s, &faces, 0);
     face_copies(s, &dfaces, 1);
     s->cells = cells.v, s->ncells = cells.n, s->faces = faces.v, s->nfaces = faces.n;
@@ -135,18 +122,19 @@ void em_sphere_free(em_sphere *s) {
     s->cells = s->faces = s->dfaces = s->verts = NULL;
 }
 
-void em_sphere_fill_cells(const em_sphere *s, double *const q[6]) {
-    for (size_t k = 0; k < s->ncells; k++) {
-        const em_copy *c = &s->cells[k];
+static void fill_scalars(const em_copy *cs, size_t nc, double *const q[6]) {
+    for (size_t k = 0; k < nc; k++) {
+        const em_copy *c = &cs[k];
         q[c->dst_tile][c->dst_at] = q[c->src_tile][c->src_at];
     }
 }
 
+void em_sphere_fill_cells(const em_sphere *s, double *const q[6]) {
+    fill_scalars(s->cells, s->ncells, q);
+}
+
 void em_sphere_fill_vertices(const em_sphere *s, double *const q[6]) {
-    for (size_t k = 0; k < s->nverts; k++) {
-        const em_copy *c = &s->verts[k];
-        q[c->dst_tile][c->dst_at] = q[c->src_tile][c->src_at];
-    }
+    fill_scalars(s->verts, s->nverts, q);
 }
 
 static void fill_pairs(const em_copy *cs, size_t nc, double *const x[6], double *const y[6]) {

@@ -326,8 +326,9 @@ int main(int argc, char **argv) {
      * it to the end, less the diagnostics and the output */
     double t0 = now(), elapsed = 0.0;
     int timed = steps;
+    double dd8 = em_sw_dd8(da, d4_bg, nord);
     for (int k = 0; k < steps && !st && !bad; k++) {
-        st = sw_step_run(p, dt, dddmp, d2_bg, da, nord, em_sw_dd8(da, d4_bg, nord), &ferr);
+        st = sw_step_run(p, dt, dddmp, d2_bg, da, nord, dd8, &ferr);
         if (!st && k == 0 && steps > 1 && !(st = sw_step_wait(p, &ferr))) t0 = now(), timed = steps - 1;
         if (!st && ((k + 1) % every == 0 || k + 1 == steps)) {
             if (fetch(&r, p, &err)) {

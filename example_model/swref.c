@@ -389,14 +389,14 @@ double em_sw_dd8(double da_min_c, double d4_bg, int nord) {
 
 /* d_sw 5: at the vertices the kinetic energy (FV3: vb v_up / 2 + ub u_up / 2; at a cube corner
  * the mean of the two edges' linear extrapolations), the divergence damping (FV3's, nord 0 to
- * 3) and the geopotential of the new h: BB, the vertex value whose differences along the edges move
- * the D-grid winds. */
+ * 3) and the geopotential of the new h: BB, the vertex value whose differences along the edges
+ * move the D-grid winds. */
 static void dsw_energy(em_sw_ref *r, int t, const em_sw_param *p) {
     const em_grid *g = &r->s->g[t];
     const em_sw_metric *m = &r->m[t];
     int n = g->n;
     ptrdiff_t sx = g->sx;
-    const double *u = r->u[t], *v = r->v[t], *h = r->h[t];
+    const double *h = r->h[t];
     double *keb = W(KEB);
     /* on a tile edge the wind across it is the advecting one itself (the upwind value of the
      * D-grid wind across the edge, a mean of two directions, is not) */

@@ -90,9 +90,11 @@ static int halo_pos(Node *h, int c) {
     return fpo_corner_pos(h->halo.vec, h->halo.at, c);
 }
 
-/* fpo_halo's name of where a statement's scalars sit. */
+/* fpo_halo's name of where a statement's scalars sit (halo_pos). */
 static const char *halo_pos_name(Node *h) {
-    return h->halo.at == HA_VERTEX ? "FPO_HALO_CORNER" : "FPO_HALO_CENTER";
+    static const char *names[] = {"FPO_HALO_CENTER", "FPO_HALO_XFACE", "FPO_HALO_YFACE",
+                                  "FPO_HALO_CORNER"};
+    return names[halo_pos(h, 0)];
 }
 
 static int64_t halo_depth(Node *h, const Build *bd) {

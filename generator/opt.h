@@ -202,8 +202,8 @@ enum { FPO_HEAVY = 32 };
 /* The passes, in pipeline order (each file says its contract). pass_corners rewrites the IR
  * before the schedule is made from it; `halo`: the depth of fills without `depth:`. */
 void fpo_pass_corners(Ir *ir, int halo);
-/* Where component c of a corner fill's fields sits (vec HV_*): 0 centre, 1 x face, 2 y face,
- * 3 corner, as fpo_halo_pos. */
+/* Where field c of a halo statement sits (vec HV_*; scalars at `at`, HA_*): 0 centre, 1 x
+ * face, 2 y face, 3 corner, as fpo_halo_pos. */
 int fpo_corner_pos(int vec, int at, int c);
 void fpo_pass_extent(Sched *s);
 void fpo_pass_fuse(Sched *s);

@@ -101,14 +101,15 @@ static Node *fill_component(Node *tail, int vec, int at, int c, int dir, int64_t
 }
 
 /* The fill stencil for (vector kind, direction, scalars' place, depth, dtype): one per
- * combination, made on first use. A scalar's parameters: `q` written at the corner points, `src` read at their
- * sources; a vector's: `u`, `v` written, `us`, `vs` read (a call passes each field twice: the
- * points read are never the points written). */
+ * combination, made on first use. A scalar's parameters: `q` written at the corner points,
+ * `src` read at their sources; a vector's: `u`, `v` written, `us`, `vs` read (a call passes
+ * each field twice: the points read are never the points written). `at` is HA_CELL for
+ * vectors (sema, ir_json). */
 static Decl *fill_stencil(Ir *ir, int vec, int dir, int at, int64_t depth, DType dt, Loc loc) {
     for (int i = 0; i < ir->nstencils; i++) {
         Decl *s = ir->stencils[i];
-        if (s->corners == depth && s->corners_vec == vec &&
-            (vec || (s->corners_dir == dir && s->corners_at == at)) && s->params[0]->dt == dt)
+        if (s->corners == depth && s->corners_vec == vec && s->corners_at == at &&
+            (vec || s->corners_dir == dir) && s->params[0]->dt == dt)
             return s;
     }
     static const char *kinds[] = {"", "a", "b", "c", "d"};
@@ -127,7 +128,7 @@ static Decl *fill_stencil(Ir *ir, int vec, int dir, int at, int64_t depth, DType
     s->corners = depth;
     s->corners_dir = dir;
     s->corners_vec = vec;
-    s->corners_at = vec ? HA_CELL : at;
+    s->corners_at = at;
     static const char *names[2][4] = {{"q", "src"}, {"u", "v", "us", "vs"}};
     int nf = vec ? 2 : 1;
     for (int i = 0; i < 2 * nf; i++) {
@@ -141,7 +142,7 @@ static Decl *fill_stencil(Ir *ir, int vec, int dir, int at, int64_t depth, DType
         tail = fill_component(tail, vec, at, 0, dir, depth, s->params[0], s->params[1], loc);
     else   /* u from the x halo and v from the y halo, the reverse for C (as emit_c.c) */
         for (int c = 0; c < 2; c++)
-            tail = fill_component(tail, vec, HA_CELL, c, (vec == HV_C) != (c == 1), depth,
+            tail = fill_component(tail, vec, at, c, (vec == HV_C) != (c == 1), depth,
                                   s->params[c], s->params[3 - c], loc);
     Comp comp = {loc, ORD_PARALLEL, NULL, 0};
     Interval iv = {loc, {B_BOTTOM, 0, NULL, 1}, {B_TOP, 0, NULL, 1}, head.next};
@@ -181,7 +182,7 @@ static void rewrite(Ir *ir, Node *list, int halo) {
         int vec = n->halo.op == HO_FILL_CORNERS ? n->halo.vec : HV_NONE;
         int64_t depth = n->halo.depth ? n->halo.depth : halo;
         Node *st = new_node(ND_STAGE, n->loc);
-        int at = vec ? HA_CELL : n->halo.at;
+        int at = n->halo.at;
         st->decl = fill_stencil(ir, vec, n->halo.dir, at, depth, n->args->var->dt, n->loc);
         int nf = vec ? 2 : 1, xi = 0, yj = 0;
         st->argv = fpo_new(sizeof(Node *) * (size_t)(2 * nf + 1));

@@ -98,15 +98,22 @@ void hx_tag_release(fpo_halo_plan *p)
     }
 }
 
+/* The plan's receives: the first of its requests (receives, then sends). */
+static int recv_count(const fpo_halo_plan *p)
+{
+    int n = 0;
+    for (int k = 0; k < p->npeers; k++)
+        n += p->peer[k].recv.bytes > 0;
+    return n;
+}
+
 /* A plan destroyed between start and finish (a run stopped with its exchange in flight):
  * each receive is cancelled and waited for (it completes, matched or cancelled, so MPI writes
  * no buffer after this); each send request is freed to complete on its own, and its buffer is
  * kept (leaked) rather than freed under it; the tag is retired. */
 void hx_abandon(fpo_halo_plan *p)
 {
-    int nrecv = 0;
-    for (int k = 0; k < p->npeers; k++)
-        nrecv += p->peer[k].recv.bytes > 0;
+    int nrecv = recv_count(p);
     for (int k = 0; k < p->nreq; k++) {
         if (p->req[k] == MPI_REQUEST_NULL)
             continue;
@@ -256,8 +263,7 @@ fpo_halo_status fpo_halo_start(fpo_halo_plan *p, fpo_halo_error *err)
         return hx_fail(err, FPO_HALO_ESTATE, "rank %d: fpo_halo_start: the exchange is "
                        "already started (and not finished: after a run that stopped with it in "
                        "flight, close the program)", p->rank);
-    for (int k = 0; k < p->npeers; k++)
-        nrecv += p->peer[k].recv.bytes > 0;
+    nrecv = recv_count(p);
     if (nrecv && MPI_Startall(nrecv, p->req) != MPI_SUCCESS)
         return hx_fail(err, FPO_HALO_EMPI, "rank %d: MPI_Startall of %d receives failed",
                        p->rank, nrecv);
