@@ -163,8 +163,14 @@ static bool is_param(Ir *ir, Var *v) {
  * field parameters of one dtype. (A program temporary's fill stays a statement: the
  * optimizer decides its storage, and a temporary filled in place would need its writers'
  * extents checked against the fill's reads.) */
-static bool rewritable(Ir *ir, Node *n) {
+/* The deepest fill made a stencil: its code grows as the square of the depth (a region a
+ * point: 4 x 64 of them a component at depth 8); deeper fills stay the halo library's. */
+enum { CORNERS_MAX_DEPTH = 8 };
+
+static bool rewritable(Ir *ir, Node *n, int halo) {
     if (n->kind != ND_HALO || (n->halo.op != HO_COPY_CORNERS && n->halo.op != HO_FILL_CORNERS))
+        return false;
+    if ((n->halo.depth ? n->halo.depth : halo) > CORNERS_MAX_DEPTH)
         return false;
     for (Node *a = n->args; a; a = a->next)
         if (a->var->ax != AX_IJK || !is_param(ir, a->var) || a->var->dt != n->args->var->dt)
@@ -177,7 +183,7 @@ static void rewrite(Ir *ir, Node *list, int halo) {
         rewrite(ir, n->body, halo);
         rewrite(ir, n->then, halo);
         rewrite(ir, n->els, halo);
-        if (!rewritable(ir, n))
+        if (!rewritable(ir, n, halo))
             continue;
         int vec = n->halo.op == HO_FILL_CORNERS ? n->halo.vec : HV_NONE;
         int64_t depth = n->halo.depth ? n->halo.depth : halo;

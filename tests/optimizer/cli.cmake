@@ -172,6 +172,16 @@ gen(0 -o "${DIR}/step_report_nc" --report --disable-pass corners -p em_step "${S
 if(NOT out MATCHES "-> 2 groups .* 19 temporaries: 2 arrays .* 17 planes")
   message(FATAL_ERROR "--report --disable-pass corners of step.fpo: ${out}")
 endif()
+# A fill of depth 8 is a stencil call; a deeper one (its stencil would hold a region for each
+# of the depth^2 points of a corner block) stays the halo library's fill.
+file(WRITE "${DIR}/deep.fpo" "program deep(q: field<f64>) {\n    copy_corners(q, X, depth: 8);\n"
+                             "    copy_corners(q, Y, depth: 9);\n}\n")
+gen(0 -o "${DIR}/deep" "${DIR}/deep.fpo")
+file(READ "${DIR}/deep/deep.all.c" deep)
+if(NOT deep MATCHES "copy_corners_x8" OR deep MATCHES "copy_corners_y9"
+   OR NOT deep MATCHES "fpo_halo_copy_corners\\([^;]*, 9, FPO_HALO_FILL_Y")
+  message(FATAL_ERROR "deep.fpo: the depth-8 fill is not a stencil or the depth-9 one is")
+endif()
 # After prefetch: the model step's pipeline, heavy on arithmetic (the PPM sweeps), fetches the
 # rows of its five arrays ahead; the chain's, light, none; off, none; and the generated code
 # holds a fetch for each array only with the pass on.
