@@ -1009,16 +1009,18 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
             if (st->params[a]->ax == AX_SCALAR)
                 buf_printf(k, "%s fpo__s%d_%s, ", fpo_c_type(st->params[a]->dt), i,
                            st->params[a]->name);
-        buf_printf(k, "int64_t fpo_ib%d, int64_t fpo_ie%d, int64_t fpo_jb%d, int64_t fpo_je%d, ",
+        buf_printf(k, "int fpo_ib%d, int fpo_ie%d, int fpo_jb%d, int fpo_je%d, ",
                    i, i, i, i);
     }
-    buf_add(k, "const fpo_domain fpo__dom, unsigned fpo_edges, int64_t fpo_i0, int64_t fpo_j0, "
+    buf_add(k, "const fpo_domain fpo__dom, unsigned fpo_edges, int fpo_i0, int fpo_j0, "
                "int64_t fpo_ka) {\n");
     region_vars(k, seg_regions(g));
-    buf_printf(k, "    const int64_t fpo_ti0 = fpo_i0 + (int64_t)blockIdx.x * %d, fpo_tj0 = fpo_j0 + "
-                  "(int64_t)blockIdx.y * %d;\n",
+    /* a tile's bounds and points in int: a level's offsets fit one (fpo_field_check_offsets32) */
+    buf_printf(k, "    const int fpo_ti0 = fpo_i0 + (int)blockIdx.x * %d, fpo_tj0 = fpo_j0 + "
+                  "(int)blockIdx.y * %d;\n",
                CU_TX, g->ty);
     buf_add(k, "    const int64_t k = fpo_ka + (int64_t)blockIdx.z;\n    (void)k;\n");
+    buf_printf(k, "    const int fpo_nt = FPO_TILE_THREADS_(%d);   /* blockDim.x */\n", c->threads);
     for (int x = 0; x < s->nslots; x++) {
         if (!touched[x])
             continue;
@@ -1033,13 +1035,17 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
             shared_tile(k, g, x, t);
             continue;
         }
-        /* a level's offsets in 32 bits (open checks they fit: fpo_field_check_offsets32) */
+        /* a level's offsets in 32 bits (open checks they fit: fpo_field_check_offsets32), from
+         * the origin of level k (of the field's one level where it has no K axis), a pointer
+         * the compiler cannot take apart: each access is one wide multiply-add of its offset
+         * into it, not 64-bit sums of the parts the origin was made of */
         buf_printf(k, "    const int fpo_gsj%d = (int)fpo__f%d.stride[1];\n", x, x);
         buf_printf(k, "    const int64_t fpo_gsk%d = fpo__f%d.stride[2];\n", x, x);
-        buf_printf(k, "    %s *const fpo_g%d = (%s *)fpo__f%d.data - (fpo__f%d.lo[0] + fpo__f%d.lo[1] "
-                      "* fpo_gsj%d + fpo__f%d.lo[2] * fpo_gsk%d);\n",
-                   t, x, t, x, x, x, x, x, x);
-        buf_printf(k, "    (void)fpo_g%d;\n", x);
+        buf_printf(k, "    %s *fpo_g%d = (%s *)fpo__f%d.data - (fpo__f%d.lo[0] + fpo__f%d.lo[1] "
+                      "* fpo_gsj%d + fpo__f%d.lo[2] * fpo_gsk%d)%s;\n",
+                   t, x, t, x, x, x, x, x, x,
+                   v->ax == AX_IJ ? "" : fpo_fmt(" + k * fpo_gsk%d", x));
+        buf_printf(k, "    FPO_OPAQUE_GLOBAL(fpo_g%d);\n", x);
         shared_tile(k, g, x, t);
     }
     for (int i = 0; i < g->n; i++) {
@@ -1055,19 +1061,19 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
                    st->name, fpo_loc_path(u->stage->loc),
                    u->stage->loc.line, (long long)m->lo[0], (long long)m->hi[0],
                    (long long)m->lo[1], (long long)m->hi[1]);
-        buf_printf(k, "        const int64_t fpo_a = fpo_ti0 - %lld > fpo_ib%d ? fpo_ti0 - %lld : "
+        buf_printf(k, "        const int fpo_a = fpo_ti0 - %lld > fpo_ib%d ? fpo_ti0 - %lld : "
                       "fpo_ib%d;\n",
                    (long long)m->lo[0], i, (long long)m->lo[0], i);
-        buf_printf(k, "        const int64_t fpo_b = fpo_ti0 + %lld < fpo_ie%d ? fpo_ti0 + %lld : "
+        buf_printf(k, "        const int fpo_b = fpo_ti0 + %lld < fpo_ie%d ? fpo_ti0 + %lld : "
                       "fpo_ie%d;\n",
                    (long long)(CU_TX + m->hi[0]), i, (long long)(CU_TX + m->hi[0]), i);
-        buf_printf(k, "        const int64_t fpo_c = fpo_tj0 - %lld > fpo_jb%d ? fpo_tj0 - %lld : "
+        buf_printf(k, "        const int fpo_c = fpo_tj0 - %lld > fpo_jb%d ? fpo_tj0 - %lld : "
                       "fpo_jb%d;\n",
                    (long long)m->lo[1], i, (long long)m->lo[1], i);
-        buf_printf(k, "        const int64_t fpo_d = fpo_tj0 + %lld < fpo_je%d ? fpo_tj0 + %lld : "
+        buf_printf(k, "        const int fpo_d = fpo_tj0 + %lld < fpo_je%d ? fpo_tj0 + %lld : "
                       "fpo_je%d;\n",
                    (long long)(g->ty + m->hi[1]), i, (long long)(g->ty + m->hi[1]), i);
-        buf_add(k, "        const int64_t fpo_ni = fpo_b - fpo_a, fpo_np = fpo_ni > 0 && fpo_d > fpo_c ? "
+        buf_add(k, "        const int fpo_ni = fpo_b - fpo_a, fpo_np = fpo_ni > 0 && fpo_d > fpo_c ? "
                    "fpo_ni * (fpo_d - fpo_c) : 0;\n");
         for (int a = 0; a < st->nparams; a++)
             if (st->params[a]->ax == AX_SCALAR)
@@ -1083,34 +1089,41 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         /* A thread's points of the nest, blockDim.x apart in the nest's rows of fpo_ni: the
          * first found by one division, each next one by adding (fpo_di, fpo_dj), a carry into
          * the next row; no division a point (a tile's points fit an int). */
-        buf_add(k, "        const int fpo_row = fpo_ni > 0 ? (int)fpo_ni : 1;\n"
-                   "        const int fpo_di = (int)blockDim.x % fpo_row, fpo_dj = (int)blockDim.x / fpo_row;\n"
-                   "        int fpo_pi = (int)threadIdx.x % fpo_row, fpo_pj = (int)threadIdx.x / fpo_row;\n");
+        int64_t w = CU_TX + m->lo[0] + m->hi[0];
+        buf_printf(k, "        const int fpo_row = fpo_ni > 0 ? fpo_ni : 1;\n"
+                      "        int fpo_di, fpo_dj, fpo_pi, fpo_pj;\n"
+                      "        if (fpo_row == %lld) {   /* the widened tile's whole row: divisions by a constant */\n"
+                      "            fpo_di = fpo_nt %% %lld, fpo_dj = fpo_nt / %lld;\n"
+                      "            fpo_pi = (int)threadIdx.x %% %lld, fpo_pj = (int)threadIdx.x / %lld;\n"
+                      "        } else {\n"
+                      "            fpo_di = fpo_nt %% fpo_row, fpo_dj = fpo_nt / fpo_row;\n"
+                      "            fpo_pi = (int)threadIdx.x %% fpo_row, fpo_pj = (int)threadIdx.x / fpo_row;\n"
+                      "        }\n",
+                   (long long)w, (long long)w, (long long)w, (long long)w, (long long)w);
         if (c->unroll > 1)   /* several points in flight */
             buf_printf(k, "        FPO_UNROLL(%d)\n", c->unroll);
-        buf_add(k, "        for (int fpo_t = (int)threadIdx.x; fpo_t < (int)fpo_np; fpo_t += (int)blockDim.x,\n"
+        buf_add(k, "        for (int fpo_t = (int)threadIdx.x; fpo_t < fpo_np; fpo_t += fpo_nt,\n"
                    "                 fpo_pi += fpo_di, fpo_pj += fpo_dj + (fpo_pi >= fpo_row),\n"
                    "                 fpo_pi -= fpo_pi >= fpo_row ? fpo_row : 0) {\n"
-                   "            const int i = (int)fpo_a + fpo_pi, j = (int)fpo_c + fpo_pj;\n"
+                   "            const int i = fpo_a + fpo_pi, j = fpo_c + fpo_pj;\n"
                    "            (void)i, (void)j;   /* (a variant may leave a nest nothing to run) */\n");
         /* the first writer of a shared slot that reads it, or may leave points unwritten
          * (a region, an if), starts from the array's value at its point */
         for (int x = 0; x < s->nslots; x++) {
             Acc *a = fpo_unit_acc(u, x);
             if (g->shared[x] && g->first_w[x] == i && a && (a->read || !a->plain_first))
-                buf_printf(k, "            fpo_sv%d[i + j * fpo_ssj%d] = fpo_g%d[i + j * fpo_gsj%d + k "
-                              "* fpo_gsk%d];\n",
-                           x, x, x, x, x);
+                buf_printf(k, "            fpo_sv%d[i + j * fpo_ssj%d] = fpo_g%d[i + j * fpo_gsj%d];\n",
+                           x, x, x, x);
         }
-        fpo_c_point(k, st, first, 3, c->ctx, FPO_ONE_AT_A_TIME);
+        fpo_c_point(k, st, first, 3, c->ctx, FPO_ONE_AT_A_TIME | FPO_AT_LEVEL);
         /* what it wrote to shared tiles, back to the arrays at the tile's own points */
         Buf back = {0};
         for (int x = 0; x < s->nslots; x++) {
             Acc *a = fpo_unit_acc(u, x);
             if (g->shared[x] && g->global_w[x] && a && a->write)
-                buf_printf(&back, "                fpo_g%d[i + j * fpo_gsj%d + k * fpo_gsk%d] = "
-                                  "fpo_sv%d[i + j * fpo_ssj%d];\n",
-                           x, x, x, x, x);
+                buf_printf(&back, "                fpo_g%d[i + j * fpo_gsj%d] = fpo_sv%d[i + j * "
+                                  "fpo_ssj%d];\n",
+                           x, x, x, x);
         }
         if (back.len)
             buf_printf(k, "            if (i >= fpo_ti0 && i < fpo_ti0 + %d && j >= fpo_tj0 && j < "
@@ -1123,24 +1136,34 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     }
     buf_add(k, "}\n");
 
-    /* the launch: tiles over the union of the nests' boxes */
+    /* the launch: the fewest tiles whose points, each widened by the nest's margins, cover
+     * every nest's box (a nest's own box where it writes a shared tile back: only at the
+     * tile's own points); no tile for margins alone */
     ind(b, depth);
     buf_add(b, "{\n");
     ind(b, depth + 1);
     buf_add(b, "int64_t fpo_i0 = INT64_MAX, fpo_i1 = INT64_MIN, fpo_j0 = INT64_MAX, fpo_j1 = INT64_MIN;\n");
     for (int i = 0; i < g->n; i++) {
         SBox x = g->u[i].box;
+        bool back = false;
+        for (int y = 0; y < s->nslots; y++) {
+            Acc *a = fpo_unit_acc(&g->u[i], y);
+            back |= g->shared[y] && g->global_w[y] && a && a->write;
+        }
+        Margin m = back ? (Margin){{0, 0}, {0, 0}} : g->m[i];
         ind(b, depth + 1);
-        buf_printf(b, "fpo_span_(&fpo_i0, &fpo_i1, %s, %s), fpo_span_(&fpo_j0, &fpo_j1, %s, %s);\n",
-                   fpo_dbound_text(x.lo[0]), fpo_dbound_text(x.hi[0]), fpo_dbound_text(x.lo[1]),
-                   fpo_dbound_text(x.hi[1]));
+        buf_printf(b, "fpo_cover_(&fpo_i0, &fpo_i1, %s, %s, %lld, %lld), fpo_cover_(&fpo_j0, &fpo_j1, "
+                      "%s, %s, %lld, %lld);\n",
+                   fpo_dbound_text(x.lo[0]), fpo_dbound_text(x.hi[0]), (long long)m.lo[0],
+                   (long long)m.hi[0], fpo_dbound_text(x.lo[1]), fpo_dbound_text(x.hi[1]),
+                   (long long)m.lo[1], (long long)m.hi[1]);
     }
     const char *ka = fpo_dbound_text(g->u[0].box.lo[2]), *kz = fpo_dbound_text(g->u[0].box.hi[2]);
     ind(b, depth + 1);
-    buf_printf(b, "FPO_LAUNCH_TILES%s(fpo__cu, %s, %s, fpo_i1 > fpo_i0 ? (fpo_i1 - fpo_i0 + %d) / %d "
-                  ": 0, fpo_j1 > fpo_j0 ? (fpo_j1 - fpo_j0 + %d) / %d : 0, (%s) - (%s), %s(",
+    buf_printf(b, "FPO_LAUNCH_TILES%s(fpo__cu, %s, %s, fpo_tiles_(fpo_i0, fpo_i1, %d), "
+                  "fpo_tiles_(fpo_j0, fpo_j1, %d), (%s) - (%s), %s(",
                c->threads != CU_THREADS ? "_N" : "", what(g->u[0].st, g->u[0].stage->loc), name,
-               CU_TX - 1, CU_TX, g->ty - 1, g->ty, kz, ka,
+               CU_TX, g->ty, kz, ka,
                c->threads != CU_THREADS ? fpo_fmt("%d, ", c->threads) : "");
     for (int x = 0; x < s->nslots; x++)
         if (touched[x])

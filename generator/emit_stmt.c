@@ -181,6 +181,23 @@ static bool emit_klev_open(Emit *e, Node *n) {
     return true;
 }
 
+/* In a segment kernel (FPO_AT_LEVEL) the views of fields with levels point at level k: an
+ * access adds only its K offset from it. (--instrument bounds is not on that back end.) */
+static void emit_level_offset(Emit *e, Node *n) {
+    const char *v = n->var->name;
+    if (n->kmode == KM_ABS || n->kmode == KM_VAR) {
+        buf_add(e->b, n->var->ax == AX_K ? "(" : " + (");
+        fpo_c_emit(e, n->kexpr);
+        buf_printf(e->b, n->kmode == KM_ABS ? " - k) * fpo_sk_%s" : ") * fpo_sk_%s", v);
+    } else if (n->off[2] && n->var->ax == AX_K)
+        buf_printf(e->b, "%lld * fpo_sk_%s", (long long)n->off[2], v);
+    else if (n->off[2])
+        buf_printf(e->b, " %c %lld * fpo_sk_%s", n->off[2] < 0 ? '-' : '+',
+                   (long long)(n->off[2] < 0 ? -n->off[2] : n->off[2]), v);
+    else if (n->var->ax == AX_K)
+        buf_add(e->b, "0");
+}
+
 static void emit_access(Emit *e, Node *n) {
     Var *v = n->var;
     const char *name = cname(v->name);
@@ -200,7 +217,9 @@ static void emit_access(Emit *e, Node *n) {
             fpo_c_offset(e->b, "j", n->off[1]);
         buf_printf(e->b, " * fpo_sj_%s", v->name);
     }
-    if (v->ax != AX_IJ) {
+    if (v->ax != AX_IJ && (e->where & FPO_AT_LEVEL))
+        emit_level_offset(e, n);
+    else if (v->ax != AX_IJ) {
         if (v->ax != AX_K)
             buf_add(e->b, " + ");
         if (n->kmode == KM_ABS || n->kmode == KM_VAR) {

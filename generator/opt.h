@@ -251,8 +251,13 @@ void fpo_c_offset(Buf *b, const char *v, int64_t off);
  * for the other edge's regions: the south/north regions holding there run without a test,
  * the others are left out (fpo_c_iloop). FPO_ONE_AT_A_TIME: the points run in a loop that
  * branches on regions and does not vectorize (a split loop's edge columns): selects are
- * written for scalar code (fpo_pick_*). */
-enum { FPO_DROP_WE = 1, FPO_DROP_SN = 2, FPO_ROW_S = 4, FPO_ROW_N = 8, FPO_ONE_AT_A_TIME = 16 };
+ * written for scalar code (fpo_pick_*). FPO_AT_LEVEL: each field's view points at the level
+ * being computed (a segment kernel's, emit_cuda.c), so an access is written with its K offset
+ * from that level: `q[i + j * fpo_sj_q]`, `q[i + j * fpo_sj_q - 1 * fpo_sk_q]`. */
+enum {
+    FPO_DROP_WE = 1, FPO_DROP_SN = 2, FPO_ROW_S = 4, FPO_ROW_N = 8, FPO_ONE_AT_A_TIME = 16,
+    FPO_AT_LEVEL = 32
+};
 #define FPO_ROW(o) ((unsigned)((o) + 128) << 8)
 #define FPO_ROW_OFF(where) ((int)(((where) >> 8) & 255u) - 128)
 void fpo_c_point(Buf *b, Decl *st, Node *body, int indent, const void *ctx, unsigned where);

@@ -21,6 +21,7 @@ static fpo_dim3_ threadIdx, blockIdx, blockDim, gridDim;
 #define FPO_TILE_THREADS_(n) 1
 #define FPO_LAUNCH_BOUNDS(n, blocks)
 #define FPO_UNROLL(n)
+#define FPO_OPAQUE_GLOBAL(p) ((void)(p))
 /* Blocks run one after another, in order, or in reverse order where FPO_CUDA_EMU_REVERSE=1:
  * a kernel whose blocks depend on each other (one reads what another writes in the same
  * launch) gives different results in the two orders, so the tests run both. */
@@ -61,6 +62,15 @@ static inline __attribute__((unused)) unsigned fpo_emu_block_(unsigned b, unsign
 /* The loop that follows, unrolled n times. */
 #define FPO_UNROLL(n) FPO_PRAGMA_(unroll n)
 #define FPO_PRAGMA_(x) _Pragma(#x)
+/* Pointer p into global memory, as something the compiler cannot see the making of: an
+ * access p[o] is then one wide multiply-add of o into p (and a global load or store), where
+ * the compiler would otherwise add the 64-bit terms p was made of to each access's 32-bit
+ * offset apart. */
+#define FPO_OPAQUE_GLOBAL(p)                                                                  \
+    do {                                                                                      \
+        asm("" : "+l"(p));                                                                    \
+        __builtin_assume(__isGlobal(p));                                                      \
+    } while (0)
 #define FPO_LAUNCH_(kern, gx, gy, gz, bx, by, stream, args)                                   \
     kern<<<dim3((gx), (gy), (gz)), dim3((bx), (by), 1), 0, (cudaStream_t)(stream)>>> args
 #endif
@@ -85,15 +95,26 @@ static inline __attribute__((unused)) unsigned fpo_emu_block_(unsigned b, unsign
         }                                                                                     \
     } while (0)
 
-/* Widen [*lo, *hi) to hold [a, b) when that is not empty. */
-static inline __attribute__((unused)) void fpo_span_(int64_t *lo, int64_t *hi, int64_t a,
-                                                      int64_t b) {
+/* A segment's tiles on one axis (emit_cuda.c) start at *lo and cover [*lo, *hi): for a nest
+ * whose box there is [a, b) and that computes lo points below each tile and hi above, widen
+ * them to hold [a + lo, b - hi) (its points past that are its margins in the tiles at the
+ * ends), or just to start there when that is empty. */
+static inline __attribute__((unused)) void fpo_cover_(int64_t *lo, int64_t *hi, int64_t a,
+                                                       int64_t b, int64_t mlo, int64_t mhi) {
     if (a >= b)
         return;
-    if (a < *lo)
-        *lo = a;
-    if (b > *hi)
-        *hi = b;
+    if (a + mlo < *lo)
+        *lo = a + mlo;
+    if (b - mhi > *hi)
+        *hi = b - mhi;
+}
+
+/* The tiles of n points that cover [lo, hi) from lo: none where no nest has a point there, at
+ * least one where one has. */
+static inline __attribute__((unused)) int64_t fpo_tiles_(int64_t lo, int64_t hi, int n) {
+    if (lo == INT64_MAX)
+        return 0;
+    return hi > lo ? (hi - lo + n - 1) / n : 1;
 }
 
 /* Launch `kern` with a thread per point of an ni x nj box (blocks of bx x by threads) on nk
