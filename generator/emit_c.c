@@ -958,8 +958,9 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
         vals[n - 3] = bodies[v];
         vals[n - 2] = name;
         vals[n - 1] = cls.s;
-        out[k++] = (Output){fpo_fmt("%s.%s.c", ir->name, name),
-                            fpo_expand(fpo_tpl_program_variant_c, keys, vals, n)};
+        char *file = fpo_fmt("%s.%s.c", ir->name, name);
+        char *text = fpo_expand(fpo_tpl_program_variant_c, keys, vals, n);
+        out[k++] = (Output){file, fpo_c_lines_back(text, file)};
     }
     out[k++] = (Output){fpo_fmt("%s.manifest.json", ir->name), manifest};
     *nout = k;

@@ -1441,8 +1441,8 @@ Output *fpo_emit_cuda(Ir *ir, const Build *bd, Output *out, int *nout) {
             arrays_table(&t, ir, &c);
             text = t.s;
         }
-        all[(*nout)++] = (Output){fpo_fmt("%s.%s.cu", ir->name, fpo_class_name(bd->variants[v])),
-                                  text};
+        char *file = fpo_fmt("%s.%s.cu", ir->name, fpo_class_name(bd->variants[v]));
+        all[(*nout)++] = (Output){file, fpo_c_lines_back(text, file)};
     }
     return all;
 }

@@ -117,6 +117,40 @@ void fpo_c_line(Emit *e, Loc loc) {
     buf_printf(e->b, "#line %d \"%s\"\n", loc.line, fpo_c_str(fpo_loc_path(loc)));
 }
 
+static bool is_line_directive(const char *p) {
+    while (*p == ' ')
+        p++;
+    return !strncmp(p, "#line ", 6);
+}
+
+/* Generated file `name`'s text with a #line back to the file after each line that a #line
+ * points at the .fpo source: a statement's own line is the .fpo's, the loops and braces
+ * around it the file's own (a debugger or profiler shows them there, not at the .fpo lines
+ * that would follow the statement's). */
+char *fpo_c_lines_back(const char *text, const char *name) {
+    Buf b = {0};
+    int line = 1;   /* the next line's number in the text written */
+    bool mapped = false;
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        buf_addn(&b, p, len);
+        line++;
+        if (is_line_directive(p))
+            mapped = true;
+        else if (mapped) {
+            if (!nl)
+                buf_add(&b, "\n");
+            if (!is_line_directive(p + len))
+                buf_printf(&b, "#line %d \"%s\"\n", ++line, fpo_c_str(name));
+            mapped = false;
+        }
+        p += len;
+    }
+    buf_add(&b, "");
+    return b.s;
+}
+
 /* ---- expressions ---- */
 
 static void emit_num(Buf *b, Node *n) {

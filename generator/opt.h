@@ -261,6 +261,9 @@ enum {
 #define FPO_ROW(o) ((unsigned)((o) + 128) << 8)
 #define FPO_ROW_OFF(where) ((int)(((where) >> 8) & 255u) - 128)
 void fpo_c_point(Buf *b, Decl *st, Node *body, int indent, const void *ctx, unsigned where);
+/* Generated file `name`'s `text`, each line a #line points at the .fpo followed by a #line
+ * back to the file, by its name (the bytes do not depend on where the file is written). */
+char *fpo_c_lines_back(const char *text, const char *name);
 /* One point of an I loop: statements at `depth`, run where `where` says (leaving out the
  * regions it drops). */
 typedef void FpoPointFn(Buf *b, int depth, unsigned where, void *arg);
