@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""sass_loops.py: takes the machine code of a compiled kernel file (`nvdisasm --print-line-info`
+of a cubin built with -lineinfo), gives per kernel its instructions and, for each loop of it
+(a branch back), the loop's instructions, the .fpo statement lines in it, and its loads,
+stores and floating-point operations; a loop the compiler unrolled shows twice, the one-point
+remainder beside the unrolled body. No GPU is needed: this reads what a thread runs per point.
+
+    nvcc -O3 -arch=sm_90 --fmad=false -lineinfo -cubin -I<gen dir> -Iruntime -o x.cubin x.cu
+    nvdisasm --print-line-info -c x.cubin > x.sass      # CUDA's nvdisasm, or PyPI's
+    tests/gpu/sass_loops.py x.sass [KERNEL-SUBSTRING]   # nvidia-cuda-nvdisasm
+"""
+import re
+import sys
+from collections import Counter
+
+KINDS = {"LDG": "ldg", "STG": "stg", "LDS": "lds", "STS": "sts", "LD": "ldg", "ST": "stg"}
+
+
+def kernels(lines):
+    """(name, [(op, (file, line))...], {label: index}) for each function of the listing."""
+    name, ins, labels, where = None, [], {}, None
+    for l in lines:
+        m = re.match(r"^\.text\.(\S+):$", l)
+        if m:
+            if name:
+                yield name, ins, labels
+            name, ins, labels, where = m.group(1), [], {}, None
+            continue
+        if name is None:
+            continue
+        m = re.match(r'\s*//## File "(.*)", line (\d+)', l)
+        if m:
+            where = (m.group(1).rsplit("/", 1)[-1], int(m.group(2)))
+            continue
+        m = re.match(r"^(\.L_x_\d+):", l)
+        if m:
+            labels[m.group(1)] = len(ins)
+            continue
+        m = re.match(r"\s*/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;", l)
+        if m:
+            ins.append((m.group(1), where))
+    if name:
+        yield name, ins, labels
+
+
+def opcode(text):
+    words = text.split()
+    op = words[1] if words[0].startswith("@") else words[0]
+    return op.split(".")[0]
+
+
+def main():
+    lines = open(sys.argv[1]).read().split("\n")
+    want = sys.argv[2] if len(sys.argv) > 2 else ""
+    for name, ins, labels in kernels(lines):
+        if want not in name or not ins:
+            continue
+        print(f"{name}: {len(ins)} instructions")
+        for idx, (text, _) in enumerate(ins):
+            m = re.search(r"BRA\s+`?\(?(\.L_x_\d+)", text)
+            if not m or labels.get(m.group(1), idx + 1) > idx:
+                continue
+            body = ins[labels[m.group(1)]: idx + 1]
+            ops = Counter(opcode(t) for t, _ in body)
+            kinds = Counter()
+            for op, n in ops.items():
+                kinds[KINDS.get(op, "fp" if op[0] in "DFH" and op not in ("FSEL", "FSETP")
+                                else "int/other")] += n
+            stmts = sorted({w for _, w in body if w and w[0].endswith(".fpo")},
+                           key=lambda w: w[1])
+            where = ", ".join(f"{f}:{n}" for f, n in stmts) or "(no .fpo line)"
+            print(f"  loop of {len(body):4d}: " +
+                  " ".join(f"{k} {kinds[k]}" for k in ("ldg", "stg", "lds", "sts", "fp", "int/other")
+                           if kinds[k]) + f"  [{where}]")
+
+
+if __name__ == "__main__":
+    main()
