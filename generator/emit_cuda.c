@@ -204,8 +204,8 @@ static const char *slot_field(Sched *s, int x) {
                            : fpo_fmt("p->tmp[%d]", x - s->nfparams);
 }
 
-/* A stencil call's arguments for unit u's nest kernel, the stencil's fields by value. */
-static void nest_args(Cu *c, Buf *b, Unit *u) {
+/* A stencil call's arguments for unit u's kernel: its scalars, its fields by value. */
+static void stencil_args(Cu *c, Buf *b, Unit *u) {
     Decl *s = u->st;
     for (int i = 0; i < s->nparams; i++) {
         Node *a = u->stage->argv[i];
@@ -218,6 +218,11 @@ static void nest_args(Cu *c, Buf *b, Unit *u) {
     }
     for (int i = 0; i < s->ntemps; i++)
         buf_printf(b, "%s, ", slot_field(c->s, fpo_sched_slot(c->s, s->temps[i])));
+}
+
+/* ... and the domain's. */
+static void nest_args(Cu *c, Buf *b, Unit *u) {
+    stencil_args(c, b, u);
     buf_add(b, "p->dom, p->edges, ");
 }
 
@@ -316,6 +321,7 @@ typedef struct Ahead {
 typedef struct Walk {
     Unit *u;           /* units [u, u + n): intervals of one computation of one stencil call */
     int n;
+    int nhost;         /* units [u + n, u + n + nhost): nests run inside it (walk_hosts) */
     Win *win;
     int nwin;
     Ahead *ahead;
@@ -371,14 +377,50 @@ static bool may_drop(Cu *c, int x) {
            !c->s->ins.cuda_check && !fpo_given_outside(c->ir->body, c->s->slots[x]);
 }
 
-/* Whether every nest touching slot x is one of the walk's. */
+/* Whether every nest touching slot x is one of the walk's (or runs inside it). */
 static bool walk_only(Cu *c, Walk *k, int x) {
     for (int e = 0; e < c->s->nusers[x]; e++) {
         Unit *v = &c->s->blocks[c->s->users[x][e].block].u[c->s->users[x][e].unit];
-        if (v < k->u || v >= k->u + k->n)
+        if (v < k->u || v >= k->u + k->n + k->nhost)
             return false;
     }
     return true;
+}
+
+/* How many of the nests after the walk's n intervals run inside it, a thread running each at
+ * every level it walks, after the walk's statements there: the PARALLEL nests pass_kcache
+ * runs inside the sweep the walk is, the whole of it (FGroup.host: the sweep starts at the
+ * walk's first interval, and the nest right after its last is one of them), as the C back
+ * end does. Each must hold no region, lie within the walk's columns, and read what the walk
+ * and the nests before it write only at its own point and level: the walk's threads do not
+ * wait for each other. Not in instrumented builds (their checks name a kernel's stencil). */
+static int walk_hosts(Cu *c, FGroup *G, Unit *g0, Unit *u, int n, int left) {
+    Sched *s = c->s;
+    if (!s->fused || !G->host || fpo_instrumented(&s->ins) || s->ins.cuda_check)
+        return 0;
+    int a = (int)(u - g0), h = 0;
+    SBox cols = unit_cols(u);
+    for (; n + h < left && fpo_nest_host(G, a + n + h) == a; h++) {
+        Unit *H = &u[n + h];
+        if (!H->par || fpo_c_has_region(H->st))
+            break;
+        bool ok = true;
+        for (int d = 0; d < 2 && ok; d++)
+            ok = fpo_dbound_inside(H->box.lo[d], H->box.hi[d], cols.lo[d], cols.hi[d]);
+        for (int e = 0; e < H->nacc && ok; e++) {
+            Acc *A = &H->acc[e];
+            bool written = false;
+            for (int m = 0; m < n + h && !written; m++) {
+                Acc *w = fpo_unit_acc(&u[m], A->slot);
+                written = w && w->write;
+            }
+            for (int d = 0; d < 3 && written && ok; d++)
+                ok = A->kconst && !A->ij_only && !A->lo[d] && !A->hi[d];
+        }
+        if (!ok)
+            break;
+    }
+    return h;
 }
 
 /* Whether, at every nz, each read of slot x by the walk finds its level in a register: the
@@ -498,13 +540,13 @@ static void plan_ahead(Cu *c, Walk *k) {
 /* The longest walk from nest u (of `left` nests of its group), with its registers; false
  * where it would be the plain column kernel (one interval, nothing in registers). Fused
  * schedules only: the unfused reference keeps a kernel a nest and every value in memory. */
-static bool plan_walk(Cu *c, Unit *u, int left, Walk *k) {
+static bool plan_walk(Cu *c, FGroup *G, Unit *g0, Unit *u, int left, Walk *k) {
     if (!c->s->fused || u->par || !column_kernel(u))
         return false;
     int n = 1;
     while (n < left && walk_joins(u, n + 1))
         n++;
-    *k = (Walk){u, n, NULL, 0, NULL, 0, 0};
+    *k = (Walk){u, n, walk_hosts(c, G, g0, u, n, left), NULL, 0, NULL, 0, 0};
     Decl *s = u->st;
     for (int i = 0; i < s->nparams + s->ntemps; i++) {
         Var *v = i < s->nparams ? s->params[i] : s->temps[i - s->nparams];
@@ -516,7 +558,7 @@ static bool plan_walk(Cu *c, Unit *u, int left, Walk *k) {
         }
     }
     plan_ahead(c, k);
-    return n > 1 || k->nwin || k->nahead;
+    return n > 1 || k->nhost || k->nwin || k->nahead;
 }
 
 /* Statements rewritten for the registers: a write `v = e` as `fpo_w_v_0 = e; v = fpo_w_v_0;`
@@ -657,6 +699,85 @@ static void walk_ahead(Buf *b, Walk *k, bool fwd, const char *ka, const char *kz
     }
 }
 
+/* Nest H's statements run inside the walk: a read of a value the walk holds in registers (at
+ * its own point and level: walk_hosts) from the register of the level walked. */
+static Node *host_list(Cu *c, Walk *k, Unit *H, Node *n);
+
+static Node *host_node(Cu *c, Walk *k, Unit *H, Node *n) {
+    Node *m = fpo_new(sizeof *m);
+    *m = *n;
+    m->next = NULL;
+    if (n->kind == ND_ACCESS && n->var->ax != AX_SCALAR) {
+        int x = fpo_call_slot(c->s, H, n->var);
+        for (int i = 0; i < k->nwin; i++)
+            if (k->win[i].slot == x)
+                return reg_access(n, k->win[i].w[0]);
+    }
+    m->kexpr = host_list(c, k, H, n->kexpr);
+    m->lhs = host_list(c, k, H, n->lhs);
+    m->rhs = host_list(c, k, H, n->rhs);
+    m->cond = host_list(c, k, H, n->cond);
+    m->then = host_list(c, k, H, n->then);
+    m->els = host_list(c, k, H, n->els);
+    m->body = host_list(c, k, H, n->body);
+    m->args = host_list(c, k, H, n->args);
+    return m;
+}
+
+static Node *host_list(Cu *c, Walk *k, Unit *H, Node *n) {
+    Node head = {0}, *t = &head;
+    for (; n; n = n->next)
+        t = t->next = host_node(c, k, H, n);
+    return head.next;
+}
+
+/* The statements of host h of walk k (its statement group). */
+static Node *host_body(Cu *c, Walk *k, int h) {
+    Unit *H = &k->u[k->n + h];
+    Interval *iv = &H->st->comps[H->comp].ivs[H->iv];
+    Group *g = &H->si->groups[H->comp][H->iv][H->grp];
+    Node *first = nth(iv->body, g->first), *last = nth(iv->body, g->first + g->count - 1);
+    Node *after = last->next;
+    last->next = NULL;
+    Node *body = host_list(c, k, H, first);
+    last->next = after;
+    return body;
+}
+
+/* The nests run inside the walk, at the level walked, each on the points of its box. */
+static void emit_hosts(Cu *c, Buf *kb, Walk *k, Node **hb, int depth) {
+    for (int h = 0; h < k->nhost; h++) {
+        Unit *H = &k->u[k->n + h];
+        Decl *hs = H->st;
+        ind(kb, depth);
+        buf_printf(kb, "if (fpo_h%d_at && k >= fpo_h%d_ka && k < fpo_h%d_kz) {   /* %s (%s:%d), inside "
+                       "the walk */\n",
+                   h, h, h, hs->name, fpo_c_comment(fpo_loc_path(H->stage->loc)),
+                   H->stage->loc.line);
+        unsigned char *used = fpo_c_used(c->ctx, hs, hb[h]);
+        Buf v = {0};
+        for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
+            Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
+            if (x->ax == AX_SCALAR) {
+                buf_printf(&v, "    const %s %s = fpo_h%d_%s;\n    (void)%s;\n", fpo_c_type(x->dt),
+                           fpo_c_name(x->name), h, x->name, fpo_c_name(x->name));
+            } else if (used[i]) {
+                buf_printf(&v, "    const fpo_field *fpo_%s = &fpo__h%d_v_%s;\n", x->name, h, x->name);
+                fpo_c_field_setup(&v, hs, x);
+            }
+        }
+        for (const char *l = v.s; l && *l;) {   /* (the views, inside the block) */
+            const char *nl = strchr(l, '\n');
+            ind(kb, depth);
+            buf_addn(kb, l, (size_t)(nl - l) + 1);
+            l = nl + 1;
+        }
+        fpo_c_point(kb, hs, hb[h], depth + 1, c->ctx, FPO_ONE_AT_A_TIME);
+        ind(kb, depth);
+        buf_add(kb, "}\n");
+    }
+}
+
 /* The walk's kernel (appended to c->kernels) and its launch (to b). */
 static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
     Unit *u = k->u;
@@ -688,7 +809,12 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
         buf_printf(kb, "%s %s", a ? "," : "; read ahead:", k->ahead[a].v->name);
     if (k->nahead)
         buf_printf(kb, " (%d levels)", AHEAD);
+    for (int h = 0; h < k->nhost; h++)
+        buf_printf(kb, "%s %s", h ? "," : "; inside it, at each level:", u[k->n + h].st->name);
     buf_add(kb, " */\n");
+    Node **hb = fpo_new(sizeof(Node *) * (size_t)(k->nhost + 1));
+    for (int h = 0; h < k->nhost; h++)
+        hb[h] = host_body(c, k, h);
     buf_printf(kb, "static __global__ void %s(", name);
     for (int i = 0; i < s->nparams; i++) {
         Var *v = s->params[i];
@@ -699,16 +825,43 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
     }
     for (int i = 0; i < s->ntemps; i++)
         buf_printf(kb, "const fpo_field fpo__v_%s, ", s->temps[i]->name);
+    for (int h = 0; h < k->nhost; h++) {
+        Decl *hs = u[k->n + h].st;
+        for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
+            Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
+            if (x->ax == AX_SCALAR)
+                buf_printf(kb, "%s fpo_h%d_%s, ", fpo_c_type(x->dt), h, x->name);
+            else
+                buf_printf(kb, "const fpo_field fpo__h%d_v_%s, ", h, x->name);
+        }
+    }
     buf_add(kb, "const fpo_domain fpo__dom, unsigned fpo_edges, int64_t fpo_ib, int64_t fpo_ie, "
                 "int64_t fpo_jb, int64_t fpo_je");
     for (int m = 0; m < k->n; m++)
         buf_printf(kb, ", int64_t fpo_ka%d, int64_t fpo_kz%d", m, m);
+    for (int h = 0; h < k->nhost; h++)
+        buf_printf(kb, ", int64_t fpo_h%d_ib, int64_t fpo_h%d_ie, int64_t fpo_h%d_jb, "
+                       "int64_t fpo_h%d_je, int64_t fpo_h%d_ka, int64_t fpo_h%d_kz",
+                   h, h, h, h, h, h);
     buf_add(kb, ") {\n");
     region_vars(kb, fpo_c_has_region(s));
     used_views(kb, s, used);
+    for (int h = 0; h < k->nhost; h++) {   /* (a host's views are made inside its block) */
+        Decl *hs = u[k->n + h].st;
+        unsigned char *hu = fpo_c_used(c->ctx, hs, hb[h]);
+        for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
+            Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
+            if (x->ax != AX_SCALAR && !hu[i])
+                buf_printf(kb, "    (void)fpo__h%d_v_%s;\n", h, x->name);
+        }
+    }
     buf_add(kb, "    const int64_t i = fpo_ib + (int64_t)(blockIdx.x * blockDim.x + threadIdx.x);\n"
                 "    const int64_t j = fpo_jb + (int64_t)(blockIdx.y * blockDim.y + threadIdx.y);\n"
                 "    if (i >= fpo_ie || j >= fpo_je)\n        return;\n");
+    for (int h = 0; h < k->nhost; h++)   /* the column is in the box of the nest run inside */
+        buf_printf(kb, "    const bool fpo_h%d_at = i >= fpo_h%d_ib && i < fpo_h%d_ie && j >= fpo_h%d_jb && "
+                       "j < fpo_h%d_je;\n",
+                   h, h, h, h, h);
     for (int i = 0; i < k->nwin; i++)
         for (int d = 0; d <= k->win[i].r; d++)
             buf_printf(kb, "    %s fpo_w_%s_%d = 0;\n    (void)fpo_w_%s_%d;\n",
@@ -739,6 +892,7 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
             buf_printf(kb, "        for (; %s && fpo_n < %d; %s, fpo_n++) {   /* the first levels: "
                            "read back from memory */\n", more, k->peel, step);
             fpo_c_point(kb, s, mem[m], 3, c->ctx, FPO_ONE_AT_A_TIME);
+            emit_hosts(c, kb, k, hb, 3);
             walk_shift(kb, k, 3);
             walk_ahead(kb, k, fwd, ka, kz, false, 3);
             buf_add(kb, "        }\n");
@@ -747,6 +901,7 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
             buf_printf(kb, "        FPO_UNROLL(%d)\n", c->unroll);
         buf_printf(kb, "        for (; %s; %s) {\n", more, step);
         fpo_c_point(kb, s, reg[m], 3, c->ctx, FPO_ONE_AT_A_TIME);
+        emit_hosts(c, kb, k, hb, 3);
         walk_shift(kb, k, 3);
         walk_ahead(kb, k, fwd, ka, kz, false, 3);
         buf_add(kb, "        }\n");
@@ -762,10 +917,17 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
     ind(b, depth);
     buf_printf(b, "FPO_LAUNCH(fpo__cu, %s, %s, (%s) - (%s), (%s) - (%s), 1, %d, %d, (",
                what(s, u->stage->loc), name, ie, ib, je, jb, CU_BX, CU_BY);
-    nest_args(c, b, u);
-    buf_printf(b, "%s, %s, %s, %s", ib, ie, jb, je);
+    stencil_args(c, b, u);
+    for (int h = 0; h < k->nhost; h++)
+        stencil_args(c, b, &u[k->n + h]);
+    buf_printf(b, "p->dom, p->edges, %s, %s, %s, %s", ib, ie, jb, je);
     for (int m = 0; m < k->n; m++)
         buf_printf(b, ", %s, %s", fpo_dbound_text(u[m].box.lo[2]), fpo_dbound_text(u[m].box.hi[2]));
+    for (int h = 0; h < k->nhost; h++) {
+        SBox hx = u[k->n + h].box;
+        for (int d = 0; d < 3; d++)
+            buf_printf(b, ", %s, %s", fpo_dbound_text(hx.lo[d]), fpo_dbound_text(hx.hi[d]));
+    }
     buf_add(b, "));\n");
 }
 
@@ -1192,7 +1354,7 @@ typedef struct Piece {
     Walk walk;
 } Piece;
 
-static Piece next_piece(Cu *c, FGroup *G, Unit *u, int left) {
+static Piece next_piece(Cu *c, FGroup *G, Unit *g0, Unit *u, int left) {
     Piece p = {PC_NEST, 1, {0}, {0}};
     Seg seg;
     for (int len = 2; G->fused && len <= left && len <= c->nests; len++) {
@@ -1200,8 +1362,8 @@ static Piece next_piece(Cu *c, FGroup *G, Unit *u, int left) {
             break;
         p.kind = PC_SEG, p.n = len, p.seg = seg;
     }
-    if (p.kind == PC_NEST && plan_walk(c, u, left, &p.walk))
-        p.kind = PC_WALK, p.n = p.walk.n;
+    if (p.kind == PC_NEST && plan_walk(c, G, g0, u, left, &p.walk))
+        p.kind = PC_WALK, p.n = p.walk.n + p.walk.nhost;
     return p;
 }
 
@@ -1218,7 +1380,7 @@ static void plan_arrays(Cu *c) {
             FGroup *G = &s->blocks[k].g[g];
             Unit *u = &s->blocks[k].u[G->first];
             for (int i = 0; i < G->count;) {
-                Piece pc = next_piece(c, G, u + i, G->count - i);
+                Piece pc = next_piece(c, G, u, u + i, G->count - i);
                 for (int x = 0; pc.kind == PC_SEG && x < s->nslots; x++) {
                     if (seg_only(c, &pc.seg, x))
                         c->array[x] = false;
@@ -1254,7 +1416,7 @@ static void emit_block(Buf *b, Node *stages, int depth, void *arg) {
         Unit *u = &bl->u[G->first];
         fpo_emit_timer(b, s, gno, false, true, depth);
         for (int i = 0; i < G->count;) {
-            Piece pc = next_piece(c, G, u + i, G->count - i);
+            Piece pc = next_piece(c, G, u, u + i, G->count - i);
             if (pc.kind == PC_SEG)
                 emit_segment(c, b, &pc.seg, depth);
             else if (pc.kind == PC_WALK)
@@ -1321,7 +1483,8 @@ char *fpo_cuda_summary(Ir *ir, const Build *bd) {
         for (int g = 0; g < s->blocks[k].ng; g++) {
             FGroup *G = &s->blocks[k].g[g];
             for (int i = 0; i < G->count;) {
-                Piece pc = next_piece(&c, G, &s->blocks[k].u[G->first + i], G->count - i);
+                Piece pc = next_piece(&c, G, &s->blocks[k].u[G->first], &s->blocks[k].u[G->first + i],
+                                      G->count - i);
                 walks += pc.kind == PC_WALK;
                 regs += pc.kind == PC_WALK ? pc.walk.nwin : 0;
                 i += pc.n;
