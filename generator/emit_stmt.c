@@ -117,32 +117,36 @@ void fpo_c_line(Emit *e, Loc loc) {
     buf_printf(e->b, "#line %d \"%s\"\n", loc.line, fpo_c_str(fpo_loc_path(loc)));
 }
 
-static bool is_line_directive(const char *p) {
-    while (*p == ' ')
+/* Whether the line at p (up to end) is a #line directive. */
+static bool is_line_directive(const char *p, const char *end) {
+    while (p < end && *p == ' ')
         p++;
-    return !strncmp(p, "#line ", 6);
+    return end - p >= 6 && !memcmp(p, "#line ", 6);
 }
 
 /* Generated file `name`'s text with a #line back to the file after each line that a #line
  * points at the .fpo source: a statement's own line is the .fpo's, the loops and braces
  * around it the file's own (a debugger or profiler shows them there, not at the .fpo lines
- * that would follow the statement's). */
+ * that would follow the statement's). One pass with lengths known (memchr, not strchr: a
+ * string function under ASan's strict_string_checks reads to the text's end each call). */
 char *fpo_c_lines_back(const char *text, const char *name) {
     Buf b = {0};
+    const char *end = text + strlen(text), *file = fpo_c_str(name);
     int line = 1;   /* the next line's number in the text written */
     bool mapped = false;
-    for (const char *p = text; *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+    for (const char *p = text; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
         buf_addn(&b, p, len);
         line++;
-        if (is_line_directive(p))
+        if (is_line_directive(p, p + len))
             mapped = true;
         else if (mapped) {
             if (!nl)
                 buf_add(&b, "\n");
-            if (!is_line_directive(p + len))
-                buf_printf(&b, "#line %d \"%s\"\n", ++line, fpo_c_str(name));
+            const char *q = p + len, *qn = q < end ? memchr(q, '\n', (size_t)(end - q)) : NULL;
+            if (!is_line_directive(q, qn ? qn : end))
+                buf_printf(&b, "#line %d \"%s\"\n", ++line, file);
             mapped = false;
         }
         p += len;
