@@ -414,8 +414,9 @@ static int walk_hosts(Cu *c, FGroup *G, Unit *g0, Unit *u, int n, int left) {
                 Acc *w = fpo_unit_acc(&u[m], A->slot);
                 written = w && w->write;
             }
-            for (int d = 0; d < 3 && written && ok; d++)
-                ok = A->kconst && !A->ij_only && !A->lo[d] && !A->hi[d];
+            if (written)
+                ok = A->kconst && !A->ij_only && !A->lo[0] && !A->hi[0] && !A->lo[1] &&
+                     !A->hi[1] && !A->lo[2] && !A->hi[2];
         }
         if (!ok)
             break;
@@ -731,30 +732,27 @@ static Node *host_list(Cu *c, Walk *k, Unit *H, Node *n) {
     return head.next;
 }
 
-/* The statements of host h of walk k (its statement group). */
+/* The statements of host h of walk k (its statement group), rewritten. */
 static Node *host_body(Cu *c, Walk *k, int h) {
     Unit *H = &k->u[k->n + h];
-    Interval *iv = &H->st->comps[H->comp].ivs[H->iv];
     Group *g = &H->si->groups[H->comp][H->iv][H->grp];
-    Node *first = nth(iv->body, g->first), *last = nth(iv->body, g->first + g->count - 1);
-    Node *after = last->next;
-    last->next = NULL;
-    Node *body = host_list(c, k, H, first);
-    last->next = after;
-    return body;
+    Node head = {0}, *t = &head, *n = nth(H->st->comps[H->comp].ivs[H->iv].body, g->first);
+    for (int i = 0; i < g->count; i++, n = n->next)
+        t = t->next = host_node(c, k, H, n);
+    return head.next;
 }
 
 /* The nests run inside the walk, at the level walked, each on the points of its box. */
-static void emit_hosts(Cu *c, Buf *kb, Walk *k, Node **hb, int depth) {
+static void emit_hosts(Cu *c, Buf *kb, Walk *k, Node **hb, unsigned char **hu, int depth) {
     for (int h = 0; h < k->nhost; h++) {
         Unit *H = &k->u[k->n + h];
         Decl *hs = H->st;
+        unsigned char *used = hu[h];
         ind(kb, depth);
         buf_printf(kb, "if (fpo_h%d_at && k >= fpo_h%d_ka && k < fpo_h%d_kz) {   /* %s (%s:%d), inside "
                        "the walk */\n",
                    h, h, h, hs->name, fpo_c_comment(fpo_loc_path(H->stage->loc)),
                    H->stage->loc.line);
-        unsigned char *used = fpo_c_used(c->ctx, hs, hb[h]);
         Buf v = {0};
         for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
             Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
@@ -813,8 +811,11 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
         buf_printf(kb, "%s %s", h ? "," : "; inside it, at each level:", u[k->n + h].st->name);
     buf_add(kb, " */\n");
     Node **hb = fpo_new(sizeof(Node *) * (size_t)(k->nhost + 1));
-    for (int h = 0; h < k->nhost; h++)
+    unsigned char **hu = fpo_new(sizeof(unsigned char *) * (size_t)(k->nhost + 1));
+    for (int h = 0; h < k->nhost; h++) {   /* each nest run inside: its statements, its views */
         hb[h] = host_body(c, k, h);
+        hu[h] = fpo_c_used(c->ctx, u[k->n + h].st, hb[h]);
+    }
     buf_printf(kb, "static __global__ void %s(", name);
     for (int i = 0; i < s->nparams; i++) {
         Var *v = s->params[i];
@@ -848,10 +849,9 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
     used_views(kb, s, used);
     for (int h = 0; h < k->nhost; h++) {   /* (a host's views are made inside its block) */
         Decl *hs = u[k->n + h].st;
-        unsigned char *hu = fpo_c_used(c->ctx, hs, hb[h]);
         for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
             Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
-            if (x->ax != AX_SCALAR && !hu[i])
+            if (x->ax != AX_SCALAR && !hu[h][i])
                 buf_printf(kb, "    (void)fpo__h%d_v_%s;\n", h, x->name);
         }
     }
@@ -892,7 +892,7 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
             buf_printf(kb, "        for (; %s && fpo_n < %d; %s, fpo_n++) {   /* the first levels: "
                            "read back from memory */\n", more, k->peel, step);
             fpo_c_point(kb, s, mem[m], 3, c->ctx, FPO_ONE_AT_A_TIME);
-            emit_hosts(c, kb, k, hb, 3);
+            emit_hosts(c, kb, k, hb, hu, 3);
             walk_shift(kb, k, 3);
             walk_ahead(kb, k, fwd, ka, kz, false, 3);
             buf_add(kb, "        }\n");
@@ -901,7 +901,7 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
             buf_printf(kb, "        FPO_UNROLL(%d)\n", c->unroll);
         buf_printf(kb, "        for (; %s; %s) {\n", more, step);
         fpo_c_point(kb, s, reg[m], 3, c->ctx, FPO_ONE_AT_A_TIME);
-        emit_hosts(c, kb, k, hb, 3);
+        emit_hosts(c, kb, k, hb, hu, 3);
         walk_shift(kb, k, 3);
         walk_ahead(kb, k, fwd, ka, kz, false, 3);
         buf_add(kb, "        }\n");
@@ -1114,6 +1114,13 @@ static bool seg_regions(Seg *g) {
     return false;
 }
 
+/* Whether nest i of the segment writes slot x's shared tile back to its array (at the tile's
+ * own points: the value is used outside the segment). */
+static bool writes_back(Seg *g, int i, int x) {
+    Acc *a = fpo_unit_acc(&g->u[i], x);
+    return g->shared[x] && g->global_w[x] && a && a->write;
+}
+
 /* Whether slot x lives in the segment's shared tiles only: a temporary no nest outside the
  * segment uses, whose first writer starts from nothing in its array (a plain first write, no
  * read of it there), read by no nest before that one. */
@@ -1281,8 +1288,7 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         /* what it wrote to shared tiles, back to the arrays at the tile's own points */
         Buf back = {0};
         for (int x = 0; x < s->nslots; x++) {
-            Acc *a = fpo_unit_acc(u, x);
-            if (g->shared[x] && g->global_w[x] && a && a->write)
+            if (writes_back(g, i, x))
                 buf_printf(&back, "                fpo_g%d[i + j * fpo_gsj%d] = fpo_sv%d[i + j * "
                                   "fpo_ssj%d];\n",
                            x, x, x, x);
@@ -1308,10 +1314,8 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     for (int i = 0; i < g->n; i++) {
         SBox x = g->u[i].box;
         bool back = false;
-        for (int y = 0; y < s->nslots; y++) {
-            Acc *a = fpo_unit_acc(&g->u[i], y);
-            back |= g->shared[y] && g->global_w[y] && a && a->write;
-        }
+        for (int y = 0; y < s->nslots; y++)
+            back |= writes_back(g, i, y);
         Margin m = back ? (Margin){{0, 0}, {0, 0}} : g->m[i];
         ind(b, depth + 1);
         buf_printf(b, "fpo_cover_(&fpo_i0, &fpo_i1, %s, %s, %lld, %lld), fpo_cover_(&fpo_j0, &fpo_j1, "

@@ -167,10 +167,9 @@ static bool is_param(Ir *ir, Var *v) {
  * point: 4 x 64 of them a component at depth 8); deeper fills stay the halo library's. */
 enum { CORNERS_MAX_DEPTH = 8 };
 
-static bool rewritable(Ir *ir, Node *n, int halo) {
-    if (n->kind != ND_HALO || (n->halo.op != HO_COPY_CORNERS && n->halo.op != HO_FILL_CORNERS))
-        return false;
-    if ((n->halo.depth ? n->halo.depth : halo) > CORNERS_MAX_DEPTH)
+static bool rewritable(Ir *ir, Node *n, int64_t depth) {
+    if (n->kind != ND_HALO || (n->halo.op != HO_COPY_CORNERS && n->halo.op != HO_FILL_CORNERS) ||
+        depth > CORNERS_MAX_DEPTH)
         return false;
     for (Node *a = n->args; a; a = a->next)
         if (a->var->ax != AX_IJK || !is_param(ir, a->var) || a->var->dt != n->args->var->dt)
@@ -183,10 +182,10 @@ static void rewrite(Ir *ir, Node *list, int halo) {
         rewrite(ir, n->body, halo);
         rewrite(ir, n->then, halo);
         rewrite(ir, n->els, halo);
-        if (!rewritable(ir, n, halo))
+        int64_t depth = n->halo.depth ? n->halo.depth : halo;
+        if (!rewritable(ir, n, depth))
             continue;
         int vec = n->halo.op == HO_FILL_CORNERS ? n->halo.vec : HV_NONE;
-        int64_t depth = n->halo.depth ? n->halo.depth : halo;
         Node *st = new_node(ND_STAGE, n->loc);
         int at = n->halo.at;
         st->decl = fill_stencil(ir, vec, n->halo.dir, at, depth, n->args->var->dt, n->loc);

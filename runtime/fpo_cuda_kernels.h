@@ -96,9 +96,9 @@ static inline __attribute__((unused)) unsigned fpo_emu_block_(unsigned b, unsign
     } while (0)
 
 /* A segment's tiles on one axis (emit_cuda.c) start at *lo and cover [*lo, *hi): for a nest
- * whose box there is [a, b) and that computes lo points below each tile and hi above, widen
- * them to hold [a + lo, b - hi) (its points past that are its margins in the tiles at the
- * ends), or just to start there when that is empty. */
+ * whose box there is [a, b) and that computes mlo points below each tile and mhi above, widen
+ * them to hold [a + mlo, b - mhi) (its points past that are its margins in the tiles at the
+ * ends; where that is empty, the bounds still move so that one tile reaches both ends). */
 static inline __attribute__((unused)) void fpo_cover_(int64_t *lo, int64_t *hi, int64_t a,
                                                        int64_t b, int64_t mlo, int64_t mhi) {
     if (a >= b)

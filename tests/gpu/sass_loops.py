@@ -8,6 +8,11 @@ remainder beside the unrolled body. No GPU is needed: this reads what a thread r
     nvcc -O3 -arch=sm_90 --fmad=false -lineinfo -cubin -I<gen dir> -Iruntime -o x.cubin x.cu
     nvdisasm --print-line-info -c x.cubin > x.sass      # CUDA's nvdisasm, or PyPI's
     tests/gpu/sass_loops.py x.sass [KERNEL-SUBSTRING]   # nvidia-cuda-nvdisasm
+
+Each kernel ends with the sum, over its loops' sets of .fpo lines, of the smallest loop of
+each set: what a point of each nest costs. Compile the segments' point loops one point an
+iteration first for a figure that does not depend on the compiler's unrolling:
+    sed 's/^\( *\)for (int fpo_t = /\1_Pragma("unroll 1") for (int fpo_t = /' x.cu > u1.cu
 """
 import re
 import sys
@@ -56,6 +61,7 @@ def main():
         if want not in name or not ins:
             continue
         print(f"{name}: {len(ins)} instructions")
+        point = {}   # per set of .fpo lines: its smallest loop (one point, where unrolled too)
         for idx, (text, _) in enumerate(ins):
             m = re.search(r"BRA\s+`?\(?(\.L_x_\d+)", text)
             if not m or labels.get(m.group(1), idx + 1) > idx:
@@ -68,10 +74,15 @@ def main():
                                 else "int/other")] += n
             stmts = sorted({w for _, w in body if w and w[0].endswith(".fpo")},
                            key=lambda w: w[1])
+            if stmts:
+                key = tuple(stmts)
+                point[key] = min(point.get(key, len(body)), len(body))
             where = ", ".join(f"{f}:{n}" for f, n in stmts) or "(no .fpo line)"
             print(f"  loop of {len(body):4d}: " +
                   " ".join(f"{k} {kinds[k]}" for k in ("ldg", "stg", "lds", "sts", "fp", "int/other")
                            if kinds[k]) + f"  [{where}]")
+        if point:
+            print(f"  a point of each loop with statements: {sum(point.values())} instructions")
 
 
 if __name__ == "__main__":

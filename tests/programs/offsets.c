@@ -19,8 +19,9 @@ int main(void) {
     tg_fill(&z, pat_z);
     tg_fill(&ko, pat_ko);
     tg_fill(&idx, pat_idx);
-    tg_array out[6], ref[6];
+    tg_array out[8], ref[8];
     tg_new_outputs(5, FPO_F64, H, NX, NY, NZ, out, ref);
+    tg_new_outputs(2, FPO_F64, H, NX, NY, NZ, out + 6, ref + 6);   /* o4, o5 */
     /* out[4]: zi, on the nz + 1 interface levels. out[5]: dz. */
     out[5] = out[4];
     ref[5] = ref[4];
@@ -52,6 +53,10 @@ int main(void) {
                 TG_F64(&ref[1], i, j, k) = Q(i, j, k + o);
                 TG_F64(&ref[2], i, j, k) = Q(i, j, x) + 0.5 * TG_F64(&z, 0, 0, x);
                 TG_F64(&ref[3], i, j, k) = Q(i, j, k + o) - Q(i, j, x);
+                if (k < NZ - 1) {
+                    TG_F64(&ref[6], i, j, k) = Q(i, j, k + 1) - 2.0 * Q(i, j, k + o);
+                    TG_F64(&ref[7], i, j, k) = TG_F64(&ref[6], i, j, k) + Q(i, j, x) * Q(i, j, k + 1);
+                }
             }
 
     offsets_fields f = {.q = tg_field(&q), .z = tg_field(&z), .ko = tg_field(&ko),
@@ -59,17 +64,19 @@ int main(void) {
                         .o1 = tg_field(&out[1]), .o2 = tg_field(&out[2]),
                         .o3 = tg_field(&out[3]), .zk = tg_field(&zk),
                         .surf = tg_field(&surf), .zi = tg_field(&out[4]),
-                        .dz = tg_field(&out[5])};
+                        .dz = tg_field(&out[5]), .o4 = tg_field(&out[6]),
+                        .o5 = tg_field(&out[7])};
     fpo_domain dom = fpo_domain_local(NX, NY, NZ);
     fpo_error err;
     offsets *p;
     tg_ok(offsets_open(&p, &dom, &f, &err), &err, "offsets_open");
     tg_ok(offsets_run(p, &err), &err, "offsets_run");
-    static const char *names[6] = {"out (constant offsets)",     "o1 (q[0,0,ko])",
+    static const char *names[8] = {"out (constant offsets)",     "o1 (q[0,0,ko])",
                                    "o2 (.at(K=idx), 3D and 1D)", "o3 (offset expressions)",
-                                   "zi (k: 0 .. nz + 1)",        "dz (zi[0,0,1] - zi)"};
+                                   "zi (k: 0 .. nz + 1)",        "dz (zi[0,0,1] - zi)",
+                                   "o4 (K offsets, fused)",      "o5 (.at(K=idx), fused)"};
     int bad = 0;
-    for (int n = 0; n < 6; n++) bad += tg_compare(names[n], &out[n], &ref[n], 0);
+    for (int n = 0; n < 8; n++) bad += tg_compare(names[n], &out[n], &ref[n], 0);
     offsets_close(p);
     if (bad) return 1;
     printf("offsets: ok\n");
