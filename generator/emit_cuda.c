@@ -1150,6 +1150,93 @@ static void shared_tile(Buf *k, Seg *g, int x, const char *t) {
                t, x, x, (long long)m->lo[0], (long long)m->lo[1], x);
 }
 
+/* Whether nest i of the segment starts each point of slot x's shared tile from its array: it
+ * writes x there first, and reads it or may leave points unwritten (a region, an if). */
+static bool loads_first(Seg *g, int i, int x) {
+    Acc *a = fpo_unit_acc(&g->u[i], x);
+    return g->shared[x] && g->first_w[x] == i && a && (a->read || !a->plain_first);
+}
+
+/* Whether text [s, s + n) holds a statement: a line of more than blanks and #line. */
+static bool has_statement(const char *s, size_t n) {
+    if (!n)
+        return false;
+    for (const char *p = s, *e = s + n; p < e;) {
+        const char *nl = memchr(p, '\n', (size_t)(e - p));
+        const char *end = nl ? nl : e;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (p < end && *p != '#')
+            return true;
+        p = nl ? nl + 1 : e;
+    }
+    return false;
+}
+
+/* Whether nest i of the segment reads slot x (in its shared tile or its array). */
+static bool seg_reads(Seg *g, int i, int x) {
+    Acc *a = fpo_unit_acc(&g->u[i], x);
+    return a && (a->read || loads_first(g, i, x));
+}
+
+/* Whether nest i of the segment must run after nest j's points are all done (j < i): one of
+ * them writes a slot the other reads or writes, and another thread may compute the point. */
+static bool depends(Seg *g, int i, int j, int ns) {
+    for (int x = 0; x < ns; x++) {
+        Acc *a = fpo_unit_acc(&g->u[i], x), *b = fpo_unit_acc(&g->u[j], x);
+        if (a && b && ((a->write && b) || (b->write && seg_reads(g, i, x))))
+            return true;
+    }
+    return false;
+}
+
+/* The nests that run, in phases: a nest's phase is one past the latest of the nests before it
+ * that it depends on (0 where none), and a barrier (__syncthreads) separates the phases. The
+ * threads of a phase run its nests together (FPO_PHASE_: in the emulated build one thread
+ * after another, so a barrier missing changes the bits). A nest the variant left nothing to
+ * do (runs[i] false) is left out. */
+static void emit_phases(Buf *k, Seg *g, int ns, Buf *nests, const bool *runs) {
+    int *phase = fpo_new(sizeof(int) * (size_t)g->n), last = -1;
+    for (int i = 0; i < g->n; i++) {
+        if (!runs[i]) {
+            Decl *st = g->u[i].st;
+            buf_printf(k, "    /* %s: nothing in this variant */\n    (void)fpo_ib%d, (void)fpo_ie%d, "
+                          "(void)fpo_jb%d, (void)fpo_je%d;\n",
+                       st->name, i, i, i, i);
+            for (int a = 0; a < st->nparams; a++)
+                if (st->params[a]->ax == AX_SCALAR)
+                    buf_printf(k, "    (void)fpo__s%d_%s;\n", i, st->params[a]->name);
+            continue;
+        }
+        for (int j = 0; j < i; j++)
+            if (runs[j] && phase[j] >= phase[i] && depends(g, i, j, ns))
+                phase[i] = phase[j] + 1;
+        last = phase[i] > last ? phase[i] : last;
+    }
+    for (int p = 0; p <= last; p++) {
+        buf_printf(k, "%s    FPO_PHASE_(fpo_nt) {   /* phase %d:", p ? "    __syncthreads();\n" : "",
+                   p + 1);
+        for (int i = 0; i < g->n; i++)
+            if (runs[i] && phase[i] == p)
+                buf_printf(k, " %s", g->u[i].st->name);
+        buf_add(k, " */\n");
+        for (int i = 0; i < g->n; i++) {
+            if (!runs[i] || phase[i] != p)
+                continue;
+            /* the nest's lines one level in (#line directives stay in the first column) */
+            for (const char *q = nests[i].s, *e = q + nests[i].len; q < e;) {
+                const char *nl = memchr(q, '\n', (size_t)(e - q));
+                size_t len = nl ? (size_t)(nl - q) + 1 : (size_t)(e - q);
+                if (*q != '#' && *q != '\n')
+                    buf_add(k, "    ");
+                buf_addn(k, q, len);
+                q += len;
+            }
+        }
+        buf_add(k, "    }\n");
+    }
+}
+
 /* The segment's kernel (appended to c->kernels) and its launch (to b). */
 static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     Sched *s = c->s;
@@ -1217,6 +1304,9 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         buf_printf(k, "    FPO_OPAQUE_GLOBAL(fpo_g%d);\n", x);
         shared_tile(k, g, x, t);
     }
+    /* each nest's text, then the phases they run in */
+    Buf *nests = fpo_new(sizeof(Buf) * (size_t)g->n);
+    bool *runs = fpo_new(sizeof(bool) * (size_t)g->n);
     for (int i = 0; i < g->n; i++) {
         Unit *u = &g->u[i];
         Decl *st = u->st;
@@ -1226,40 +1316,41 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         Node *after = last->next;
         last->next = NULL;
         Margin *m = &g->m[i];
-        buf_printf(k, "    {   /* %s (%s:%d): the tile widened by i -%lld..+%lld, j -%lld..+%lld */\n",
+        Buf *nb = &nests[i];
+        buf_printf(nb, "    {   /* %s (%s:%d): the tile widened by i -%lld..+%lld, j -%lld..+%lld */\n",
                    st->name, fpo_loc_path(u->stage->loc),
                    u->stage->loc.line, (long long)m->lo[0], (long long)m->hi[0],
                    (long long)m->lo[1], (long long)m->hi[1]);
-        buf_printf(k, "        const int fpo_a = fpo_ti0 - %lld > fpo_ib%d ? fpo_ti0 - %lld : "
+        buf_printf(nb, "        const int fpo_a = fpo_ti0 - %lld > fpo_ib%d ? fpo_ti0 - %lld : "
                       "fpo_ib%d;\n",
                    (long long)m->lo[0], i, (long long)m->lo[0], i);
-        buf_printf(k, "        const int fpo_b = fpo_ti0 + %lld < fpo_ie%d ? fpo_ti0 + %lld : "
+        buf_printf(nb, "        const int fpo_b = fpo_ti0 + %lld < fpo_ie%d ? fpo_ti0 + %lld : "
                       "fpo_ie%d;\n",
                    (long long)(CU_TX + m->hi[0]), i, (long long)(CU_TX + m->hi[0]), i);
-        buf_printf(k, "        const int fpo_c = fpo_tj0 - %lld > fpo_jb%d ? fpo_tj0 - %lld : "
+        buf_printf(nb, "        const int fpo_c = fpo_tj0 - %lld > fpo_jb%d ? fpo_tj0 - %lld : "
                       "fpo_jb%d;\n",
                    (long long)m->lo[1], i, (long long)m->lo[1], i);
-        buf_printf(k, "        const int fpo_d = fpo_tj0 + %lld < fpo_je%d ? fpo_tj0 + %lld : "
+        buf_printf(nb, "        const int fpo_d = fpo_tj0 + %lld < fpo_je%d ? fpo_tj0 + %lld : "
                       "fpo_je%d;\n",
                    (long long)(g->ty + m->hi[1]), i, (long long)(g->ty + m->hi[1]), i);
-        buf_add(k, "        const int fpo_ni = fpo_b - fpo_a, fpo_np = fpo_ni > 0 && fpo_d > fpo_c ? "
+        buf_add(nb, "        const int fpo_ni = fpo_b - fpo_a, fpo_np = fpo_ni > 0 && fpo_d > fpo_c ? "
                    "fpo_ni * (fpo_d - fpo_c) : 0;\n");
         for (int a = 0; a < st->nparams; a++)
             if (st->params[a]->ax == AX_SCALAR)
-                buf_printf(k, "        const %s %s = fpo__s%d_%s;\n        (void)%s;\n",
+                buf_printf(nb, "        const %s %s = fpo__s%d_%s;\n        (void)%s;\n",
                            fpo_c_type(st->params[a]->dt), fpo_c_name(st->params[a]->name), i,
                            st->params[a]->name, fpo_c_name(st->params[a]->name));
         unsigned char *used = fpo_c_used(c->ctx, st, first);
         for (int a = 0; a < st->nparams + st->ntemps; a++) {
             Var *v = a < st->nparams ? st->params[a] : st->temps[a - st->nparams];
             if (v->ax != AX_SCALAR && used[a])
-                seg_view(c, k, g, i, v, 2);
+                seg_view(c, nb, g, i, v, 2);
         }
         /* A thread's points of the nest, blockDim.x apart in the nest's rows of fpo_ni: the
          * first found by one division, each next one by adding (fpo_di, fpo_dj), a carry into
          * the next row; no division a point (a tile's points fit an int). */
         int64_t w = CU_TX + m->lo[0] + m->hi[0];
-        buf_printf(k, "        const int fpo_row = fpo_ni > 0 ? fpo_ni : 1;\n"
+        buf_printf(nb, "        const int fpo_row = fpo_ni > 0 ? fpo_ni : 1;\n"
                       "        int fpo_di, fpo_dj, fpo_pi, fpo_pj;\n"
                       "        if (fpo_row == %lld) {   /* the widened tile's whole row: divisions by a constant */\n"
                       "            fpo_di = fpo_nt %% %lld, fpo_dj = fpo_nt / %lld;\n"
@@ -1270,21 +1361,26 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
                       "        }\n",
                    (long long)w, (long long)w, (long long)w, (long long)w, (long long)w);
         if (c->unroll > 1)   /* several points in flight */
-            buf_printf(k, "        FPO_UNROLL(%d)\n", c->unroll);
-        buf_add(k, "        for (int fpo_t = (int)threadIdx.x; fpo_t < fpo_np; fpo_t += fpo_nt,\n"
+            buf_printf(nb, "        FPO_UNROLL(%d)\n", c->unroll);
+        buf_add(nb, "        for (int fpo_t = (int)threadIdx.x; fpo_t < fpo_np; fpo_t += fpo_nt,\n"
                    "                 fpo_pi += fpo_di, fpo_pj += fpo_dj + (fpo_pi >= fpo_row),\n"
                    "                 fpo_pi -= fpo_pi >= fpo_row ? fpo_row : 0) {\n"
                    "            const int i = fpo_a + fpo_pi, j = fpo_c + fpo_pj;\n"
                    "            (void)i, (void)j;   /* (a variant may leave a nest nothing to run) */\n");
         /* the first writer of a shared slot that reads it, or may leave points unwritten
          * (a region, an if), starts from the array's value at its point */
-        for (int x = 0; x < s->nslots; x++) {
-            Acc *a = fpo_unit_acc(u, x);
-            if (g->shared[x] && g->first_w[x] == i && a && (a->read || !a->plain_first))
-                buf_printf(k, "            fpo_sv%d[i + j * fpo_ssj%d] = fpo_g%d[i + j * fpo_gsj%d];\n",
+        Buf point = {0};
+        for (int x = 0; x < s->nslots; x++)
+            if (loads_first(g, i, x))
+                buf_printf(&point, "            fpo_sv%d[i + j * fpo_ssj%d] = fpo_g%d[i + j * "
+                                   "fpo_gsj%d];\n",
                            x, x, x, x);
-        }
-        fpo_c_point(k, st, first, 3, c->ctx, FPO_ONE_AT_A_TIME | FPO_AT_LEVEL);
+        fpo_c_point(&point, st, first, 3, c->ctx, FPO_ONE_AT_A_TIME | FPO_AT_LEVEL);
+        /* a nest the variant left no statement (its regions lie elsewhere) does not run: what
+         * it would write back, the nests before it wrote back already */
+        runs[i] = has_statement(point.s, point.len);
+        if (runs[i])
+            buf_addn(nb, point.s, point.len);
         /* what it wrote to shared tiles, back to the arrays at the tile's own points */
         Buf back = {0};
         for (int x = 0; x < s->nslots; x++) {
@@ -1294,14 +1390,13 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
                            x, x, x, x);
         }
         if (back.len)
-            buf_printf(k, "            if (i >= fpo_ti0 && i < fpo_ti0 + %d && j >= fpo_tj0 && j < "
+            buf_printf(nb, "            if (i >= fpo_ti0 && i < fpo_ti0 + %d && j >= fpo_tj0 && j < "
                           "fpo_tj0 + %d) {   /* the tile's own point */\n%s            }\n",
                        CU_TX, g->ty, back.s);
-        buf_add(k, "        }\n    }\n");
-        if (i < g->n - 1)
-            buf_add(k, "    __syncthreads();\n");
+        buf_add(nb, "        }\n    }\n");
         last->next = after;
     }
+    emit_phases(k, g, s->nslots, nests, runs);
     buf_add(k, "}\n");
 
     /* the launch: the fewest tiles whose points, each widened by the nest's margins, cover

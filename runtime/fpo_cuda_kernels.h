@@ -1,8 +1,9 @@
 /* fpo_cuda_kernels.h: what the generated .cu sources need besides the program's own header:
  * kernel qualifiers and the launch of a kernel over a box of points. Compiled by nvcc, it is
  * CUDA; compiled as C with FPO_CUDA_EMULATE defined (the emulated build, runtime/cuda_emu.c),
- * a launch runs the kernel once per thread of every block, in order, on the host: the same
- * kernel code, checked without a GPU. */
+ * a launch runs the kernel once per thread of every block, in order, on the host (a segment
+ * kernel's threads each phase in turn, FPO_PHASE_): the same kernel code, checked without a
+ * GPU. */
 #ifndef FPO_CUDA_KERNELS_H
 #define FPO_CUDA_KERNELS_H
 
@@ -17,8 +18,9 @@ static fpo_dim3_ threadIdx, blockIdx, blockDim, gridDim;
 #define __global__ __attribute__((unused))
 #define __shared__ static
 #define __syncthreads() ((void)0)
-#define FPO_TILE_THREADS 1   /* a segment kernel's block as one thread: its phases in order */
-#define FPO_TILE_THREADS_(n) 1
+#define FPO_TILE_THREADS 256
+#define FPO_TILE_THREADS_(n) (n)
+#define FPO_TILE_BLOCK_(n) 1   /* a segment kernel runs its threads itself, FPO_PHASE_ */
 #define FPO_LAUNCH_BOUNDS(n, blocks)
 #define FPO_UNROLL(n)
 #define FPO_OPAQUE_GLOBAL(p) ((void)(p))
@@ -33,6 +35,19 @@ static inline __attribute__((unused)) unsigned fpo_emu_block_(unsigned b, unsign
     }
     return reverse ? n - 1 - b : b;
 }
+/* A segment kernel's phase (the nests between two barriers) for each of its n threads in
+ * turn, in the blocks' order: a nest that reads what another thread wrote in the same phase
+ * reads it before it is written in one of the two orders (a barrier missing). threadIdx.x
+ * is 0 again after the last. */
+static inline __attribute__((unused)) int fpo_emu_phase_(unsigned *t, unsigned n) {
+    if (*t >= n) {
+        threadIdx.x = 0;
+        return 0;
+    }
+    threadIdx.x = fpo_emu_block_((*t)++, n);
+    return 1;
+}
+#define FPO_PHASE_(n) for (unsigned fpo_th_ = 0; fpo_emu_phase_(&fpo_th_, (unsigned)(n));)
 #define FPO_LAUNCH_(kern, gx, gy, gz, bx, by, stream, args)                                   \
     do {                                                                                      \
         (void)(stream);                                                                       \
@@ -56,6 +71,9 @@ static inline __attribute__((unused)) unsigned fpo_emu_block_(unsigned b, unsign
 #define restrict __restrict__
 #define FPO_TILE_THREADS 256   /* a segment kernel's threads: they share each phase's points */
 #define FPO_TILE_THREADS_(n) (n)   /* ... where fpo-gen --cuda-threads n chose another count */
+#define FPO_TILE_BLOCK_(n) (n)     /* ... and the block a launch gives it */
+/* A segment kernel's phase: its threads run it together (a barrier between two phases). */
+#define FPO_PHASE_(n)
 /* A kernel's most threads a block, and the blocks a multiprocessor should hold at once (the
  * compiler keeps its registers within them). */
 #define FPO_LAUNCH_BOUNDS(n, blocks) __launch_bounds__(n, blocks)
@@ -89,7 +107,7 @@ static inline __attribute__((unused)) unsigned fpo_emu_block_(unsigned b, unsign
     do {                                                                                      \
         if ((ntx) > 0 && (nty) > 0 && (nk) > 0) {                                             \
             FPO_LAUNCH_(kern, (unsigned)(ntx), (unsigned)(nty), (unsigned)(nk),               \
-                        FPO_TILE_THREADS_(n), 1, fpo_cuda_stream(c), args);                   \
+                        FPO_TILE_BLOCK_(n), 1, fpo_cuda_stream(c), args);                     \
             fpo_cuda_launched((c), (what));                                                   \
             FPO_AFTER_LAUNCH_((c), (what));                                                   \
         }                                                                                     \
