@@ -42,6 +42,8 @@ typedef struct Cu {
     int rows;          /* the most rows of a segment kernel's tile (--cuda-rows) */
     int unroll;        /* a column kernel's walk (levels) and a segment nest's loop over its
                         * points, unrolled (--cuda-unroll) */
+    bool stretches;    /* a run with exchanges or callbacks: its blocks' kernels as graphs */
+    int nstretch;      /* blocks made stretches */
 } Cu;
 
 /* ---- nest kernels: one loop nest of a stencil, over a box given at launch ---- */
@@ -1495,21 +1497,9 @@ static void plan_arrays(Cu *c) {
         }
 }
 
-/* A block of stencil calls: each fused group in segments (as long as each can be one kernel),
- * every other nest on its own. */
-static void emit_block(Buf *b, Node *stages, int depth, void *arg) {
-    Cu *c = arg;
+/* The kernels of block bl's fused groups (gno: the groups before it). */
+static void emit_groups(Cu *c, Buf *b, Block *bl, int gno, int depth) {
     Sched *s = c->s;
-    Block *bl = NULL;
-    int gno = 0;   /* groups before this block (--instrument names them by number) */
-    for (int k = 0; k < s->nblocks && !bl; k++) {
-        if (s->blocks[k].stages == stages)
-            bl = &s->blocks[k];
-        else
-            gno += s->blocks[k].ng;
-    }
-    if (!bl)
-        return;   /* a later node of a block: emitted with the first */
     for (int gi = 0; gi < bl->ng; gi++, gno++) {
         FGroup *G = &bl->g[gi];
         Unit *u = &bl->u[G->first];
@@ -1529,6 +1519,45 @@ static void emit_block(Buf *b, Node *stages, int depth, void *arg) {
     }
 }
 
+/* A block of stencil calls: each fused group in segments (as long as each can be one kernel),
+ * every other nest on its own. */
+static void emit_block(Buf *b, Node *stages, int depth, void *arg) {
+    Cu *c = arg;
+    Sched *s = c->s;
+    Block *bl = NULL;
+    int gno = 0;   /* groups before this block (--instrument names them by number) */
+    for (int k = 0; k < s->nblocks && !bl; k++) {
+        if (s->blocks[k].stages == stages)
+            bl = &s->blocks[k];
+        else
+            gno += s->blocks[k].ng;
+    }
+    if (!bl)
+        return;   /* a later node of a block: emitted with the first */
+    /* a run that exchanges halos or calls the host between its blocks: a block outside any
+     * loop or `if` (the run's scalar arguments decide its kernels) is a stretch, captured as
+     * a graph of its own at the first run and replayed after (fpo_cuda.h) */
+    if (c->stretches && depth == 1 && bl->ng > 0) {
+        int n = c->nstretch++;
+        ind(b, depth);
+        buf_printf(b, "if (!fpo_cuda_stretch(fpo__cu, %d)) {   /* stretch %d: its graph "
+                      "replayed, else launched and captured */\n",
+                   n, n);
+        ind(b, depth + 1);
+        buf_add(b, "do {\n");
+        emit_groups(c, b, bl, gno, depth + 2);
+        ind(b, depth + 1);
+        buf_printf(b, "} while (!fpo_cuda_stretch_end(fpo__cu, %d));   /* (capture failed: "
+                      "plain launches) */\n",
+                   n);
+        ind(b, depth);
+        buf_add(b, "}\n");
+        return;
+    }
+    emit_groups(c, b, bl, gno, depth);
+}
+
+
 /* What the CUDA back end cannot run yet, as a build error rather than a wrong run. */
 static const char *unsupported(Ir *ir, const Build *bd, const Sched *s) {
     (void)ir, (void)bd;
@@ -1543,7 +1572,7 @@ static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
             bd->cuda_levels > 1 ? bd->cuda_levels : 1,
             bd->cuda_threads ? bd->cuda_threads : CU_THREADS,
             bd->cuda_rows > 0 && bd->cuda_rows < CU_TY ? bd->cuda_rows : CU_TY,
-            bd->cuda_unroll > 1 ? bd->cuda_unroll : 1};
+            bd->cuda_unroll > 1 ? bd->cuda_unroll : 1, false, 0};
     plan_arrays(&c);
     return c;
 }
@@ -1603,6 +1632,8 @@ static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *c
     const char *src = ir->loc.file ? strrchr(ir->loc.file->path, '/') : NULL;
     src = src ? src + 1 : ir->loc.file ? ir->loc.file->path : "IR";
     Cu c = cu_new(ir, bd, edges);
+    bool checked = fpo_instrumented(&c.s->ins) || c.s->ins.cuda_check;
+    c.stretches = (bd->nhalo || ir->ncallbacks) && !checked;
     char *body = fpo_c_run_body(ir, bd, edges, emit_block, &c, "fpo_cuda_stream(fpo__cu)");
     buf_add(&c.kernels, "");
 
@@ -1645,7 +1676,25 @@ static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *c
                ir->name, params.s);
     buf_add(&b, body);
     buf_add(&b, "    return FPO_OK;\n}\n");
-    bool checked = fpo_instrumented(&c.s->ins) || c.s->ins.cuda_check;
+    if (c.nstretch) {
+        /* MPI or the host takes part in a run: its stretches of kernels between them are
+         * graphs, kept while run's scalar arguments stay the same */
+        buf_printf(&b, "\nfpo_status %s__cuda_%s(%s *p%s, fpo_error *err) {\n"
+                       "    fpo_cuda *fpo__cu = (fpo_cuda *)p->cuda_;\n"
+                       "    /* %s, the kernels between them in %d graph%s, each\n"
+                       "     * replayed while run's scalar arguments stay the same */\n"
+                       "    unsigned char fpo_key[%d] = {0};\n    size_t fpo_n = 0;\n%s"
+                       "    fpo_cuda_stretches(fpo__cu, fpo_key, fpo_n);\n"
+                       "    fpo_status st = fpo_body_(p, fpo__cu%s, err);\n"
+                       "    fpo_error fpo_later;   /* a failed launch, after the failure in err */\n"
+                       "    fpo_status launched = fpo_cuda_status(fpo__cu, \"%s\", st ? &fpo_later : err);\n"
+                       "    return st ? st : launched;\n}\n",
+                   ir->name, name, ir->name, params.s,
+                   bd->nhalo ? "halo exchanges (MPI) between kernels" : "host callbacks between kernels",
+                   c.nstretch, c.nstretch > 1 ? "s" : "", nkey ? 8 * nkey : 1, key.s, args.s,
+                   ir->name);
+        return b.s;
+    }
     if (bd->nhalo || ir->ncallbacks || checked) {
         /* MPI or the host takes part in a run: no graph, the kernels launched as they come */
         buf_printf(&b, "\nfpo_status %s__cuda_%s(%s *p%s, fpo_error *err) {\n"

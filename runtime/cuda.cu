@@ -6,14 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FPO_CUDA_KEY = 256 };   /* run's scalar arguments, in bytes, that a graph can be kept for */
-
 struct fpo_cuda {
     cudaStream_t stream;
     void *pool;
     cudaGraphExec_t exec;      /* the last run, captured; NULL: none */
-    unsigned char key[FPO_CUDA_KEY];
+    unsigned char key[FPO_CUDA_KEY];   /* run's scalar arguments the graphs were captured for */
     size_t nkey;
+    int keyed;                 /* stretches: key holds them (0: none yet, or too many bytes) */
+    cudaGraphExec_t stretch[FPO_CUDA_STRETCHES];   /* a run's stretches, captured; NULL: none */
+    unsigned char failed[FPO_CUDA_STRETCHES];      /* its capture failed: launched plainly */
+    int capturing;             /* the stretch being captured, plus one (0: none) */
     cudaError_t first;         /* the first failed launch since the last status */
     const char *what;
     unsigned long long *found; /* --instrument: fpo_cuda_find's answer on the device */
@@ -49,8 +51,7 @@ extern "C" void fpo_cuda_close(fpo_cuda *c) {
     if (!c)
         return;
     cudaStreamSynchronize(c->stream);
-    if (c->exec)
-        cudaGraphExecDestroy(c->exec);
+    fpo_cuda_forget(c);
     cudaFree(c->pool);
     cudaFree(c->found);
     cudaStreamDestroy(c->stream);
@@ -145,6 +146,70 @@ extern "C" void fpo_cuda_forget(fpo_cuda *c) {
         cudaGraphExecDestroy(c->exec);
     c->exec = NULL;
     c->nkey = 0;
+    for (int s = 0; s < FPO_CUDA_STRETCHES; s++) {
+        if (c->stretch[s])
+            cudaGraphExecDestroy(c->stretch[s]);
+        c->stretch[s] = NULL;
+        c->failed[s] = 0;
+    }
+    c->keyed = 0;
+}
+
+extern "C" void fpo_cuda_stretches(fpo_cuda *c, const void *key, size_t n) {
+    if (c->keyed && n == c->nkey && !memcmp(key, c->key, n))
+        return;
+    fpo_cuda_forget(c);   /* other scalars: the stretches are captured again */
+    if (n <= FPO_CUDA_KEY) {
+        memcpy(c->key, key, n);
+        c->nkey = n;
+        c->keyed = 1;
+    }
+}
+
+static const char *const stretch_what = "a CUDA graph of the run's kernels between exchanges";
+
+extern "C" int fpo_cuda_stretch(fpo_cuda *c, int s) {
+    if (s < 0 || s >= FPO_CUDA_STRETCHES || !c->keyed || c->failed[s])
+        return 0;
+    if (c->stretch[s]) {
+        cudaError_t e = cudaGraphLaunch(c->stretch[s], c->stream);
+        if (e != cudaSuccess && c->first == cudaSuccess)
+            c->first = e, c->what = stretch_what;
+        return 1;
+    }
+    if (cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
+        cudaGetLastError();
+        c->failed[s] = 1;
+        return 0;
+    }
+    c->capturing = s + 1;
+    return 0;
+}
+
+extern "C" int fpo_cuda_stretch_end(fpo_cuda *c, int s) {
+    if (c->capturing != s + 1)
+        return 1;   /* launched plainly */
+    c->capturing = 0;
+    cudaGraph_t g = NULL;
+    cudaGraphExec_t exec = NULL;
+    cudaError_t e = cudaStreamEndCapture(c->stream, &g);
+    if (e == cudaSuccess && c->first == cudaSuccess)
+        e = cudaGraphInstantiate(&exec, g, 0);
+    if (g)
+        cudaGraphDestroy(g);
+    if (e != cudaSuccess || c->first != cudaSuccess || !exec) {
+        cudaGetLastError();
+        if (exec)
+            cudaGraphExecDestroy(exec);
+        c->first = cudaSuccess;   /* the plain launches that follow say what fails */
+        c->failed[s] = 1;
+        return 0;
+    }
+    c->stretch[s] = exec;
+    e = cudaGraphLaunch(exec, c->stream);
+    if (e != cudaSuccess && c->first == cudaSuccess)
+        c->first = e, c->what = stretch_what;
+    return 1;
 }
 
 extern "C" void fpo_cuda_launched(fpo_cuda *c, const char *what) {

@@ -63,6 +63,18 @@ int fpo_cuda_captured(fpo_cuda *c, const void *key, size_t n) {
 
 void fpo_cuda_forget(fpo_cuda *c) { (void)c; }
 
+void fpo_cuda_stretches(fpo_cuda *c, const void *key, size_t n) { (void)c, (void)key, (void)n; }
+
+int fpo_cuda_stretch(fpo_cuda *c, int s) {
+    (void)c, (void)s;
+    return 0;
+}
+
+int fpo_cuda_stretch_end(fpo_cuda *c, int s) {
+    (void)c, (void)s;
+    return 1;
+}
+
 void fpo_cuda_launched(fpo_cuda *c, const char *what) { (void)c, (void)what; }
 
 fpo_status fpo_cuda_status(fpo_cuda *c, const char *program, fpo_error *err) {

@@ -42,8 +42,24 @@ int fpo_cuda_device_memory(const fpo_cuda *c);
 int fpo_cuda_replay(fpo_cuda *c, const void *key, size_t n);
 int fpo_cuda_capture(fpo_cuda *c);
 int fpo_cuda_captured(fpo_cuda *c, const void *key, size_t n);
-/* Forget the graph (bind gave other fields). */
+/* Forget the graphs (bind gave other fields). */
 void fpo_cuda_forget(fpo_cuda *c);
+
+/* A run with halo exchanges or host callbacks (MPI or the host takes part in it) captures
+ * each stretch of kernels between them that is not inside a loop or an `if` as a graph of its
+ * own, the first time, and replays it after while run's scalar arguments (`key`, their bytes)
+ * and the fields stay the same:
+ *   fpo_cuda_stretches(c, key, n);   at the start of each run
+ *   if (!fpo_cuda_stretch(c, s)) do { launches...; } while (!fpo_cuda_stretch_end(c, s));
+ * fpo_cuda_stretch: 1 where stretch s's graph was launched; else 0, its capture begun where it
+ * can be (the first FPO_CUDA_STRETCHES stretches, keys of at most FPO_CUDA_KEY bytes).
+ * fpo_cuda_stretch_end: 1 once the stretch's kernels are queued (its graph launched, or its
+ * kernels launched plainly); 0 where its capture failed: launch them again, plainly (it is not
+ * captured again until the graphs are forgotten). */
+enum { FPO_CUDA_STRETCHES = 64, FPO_CUDA_KEY = 256 };
+void fpo_cuda_stretches(fpo_cuda *c, const void *key, size_t n);
+int fpo_cuda_stretch(fpo_cuda *c, int s);
+int fpo_cuda_stretch_end(fpo_cuda *c, int s);
 
 /* After each launch: records the first failed one (`what`: the stencil and its .fpo line). */
 void fpo_cuda_launched(fpo_cuda *c, const char *what);
