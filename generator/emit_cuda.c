@@ -1192,6 +1192,18 @@ static bool depends(Seg *g, int i, int j, int ns) {
     return false;
 }
 
+/* Text [s, s + n) one level in (#line directives stay in the first column). */
+static void add_indented(Buf *k, const char *s, size_t n) {
+    for (const char *q = s, *e = s + n; q < e;) {
+        const char *nl = memchr(q, '\n', (size_t)(e - q));
+        size_t len = nl ? (size_t)(nl - q) + 1 : (size_t)(e - q);
+        if (*q != '#' && *q != '\n')
+            buf_add(k, "    ");
+        buf_addn(k, q, len);
+        q += len;
+    }
+}
+
 /* The nests that run, in phases: a nest's phase is one past the latest of the nests before it
  * that it depends on (0 where none), and a barrier (__syncthreads) separates the phases. The
  * threads of a phase run its nests together (FPO_PHASE_: in the emulated build one thread
@@ -1225,15 +1237,7 @@ static void emit_phases(Buf *k, Seg *g, int ns, Buf *nests, const bool *runs) {
         for (int i = 0; i < g->n; i++) {
             if (!runs[i] || phase[i] != p)
                 continue;
-            /* the nest's lines one level in (#line directives stay in the first column) */
-            for (const char *q = nests[i].s, *e = q + nests[i].len; q < e;) {
-                const char *nl = memchr(q, '\n', (size_t)(e - q));
-                size_t len = nl ? (size_t)(nl - q) + 1 : (size_t)(e - q);
-                if (*q != '#' && *q != '\n')
-                    buf_add(k, "    ");
-                buf_addn(k, q, len);
-                q += len;
-            }
+            add_indented(k, nests[i].s, nests[i].len);
         }
         buf_add(k, "    }\n");
     }
@@ -1270,15 +1274,22 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         buf_printf(k, "int fpo_ib%d, int fpo_ie%d, int fpo_jb%d, int fpo_je%d, ",
                    i, i, i, i);
     }
-    buf_add(k, "const fpo_domain fpo__dom, unsigned fpo_edges, int fpo_i0, int fpo_j0, "
-               "int64_t fpo_ka) {\n");
+    int L = c->levels;   /* levels a block computes, in turn (--cuda-levels) */
+    buf_printf(k, "const fpo_domain fpo__dom, unsigned fpo_edges, int fpo_i0, int fpo_j0, "
+                  "int64_t fpo_ka%s) {\n", L > 1 ? ", int64_t fpo_kz" : "");
     region_vars(k, seg_regions(g));
     /* a tile's bounds and points in int: a level's offsets fit one (fpo_field_check_offsets32) */
     buf_printf(k, "    const int fpo_ti0 = fpo_i0 + (int)blockIdx.x * %d, fpo_tj0 = fpo_j0 + "
                   "(int)blockIdx.y * %d;\n",
                CU_TX, g->ty);
-    buf_add(k, "    const int64_t k = fpo_ka + (int64_t)blockIdx.z;\n    (void)k;\n");
+    if (L > 1)   /* the block's levels: L, or what is left of [fpo_ka, fpo_kz) */
+        buf_printf(k, "    const int64_t fpo_k0 = fpo_ka + (int64_t)blockIdx.z * %d;\n"
+                      "    const int fpo_nl = fpo_kz - fpo_k0 < %d ? (int)(fpo_kz - fpo_k0) : %d;\n",
+                   L, L, L);
+    else
+        buf_add(k, "    const int64_t k = fpo_ka + (int64_t)blockIdx.z;\n    (void)k;\n");
     buf_printf(k, "    const int fpo_nt = FPO_TILE_THREADS_(%d);   /* blockDim.x */\n", c->threads);
+    Buf level = {0};   /* (L > 1) each array's view at the level computed, at each level */
     for (int x = 0; x < s->nslots; x++) {
         if (!touched[x])
             continue;
@@ -1299,11 +1310,20 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
          * into it, not 64-bit sums of the parts the origin was made of */
         buf_printf(k, "    const int fpo_gsj%d = (int)fpo__f%d.stride[1];\n", x, x);
         buf_printf(k, "    const int64_t fpo_gsk%d = fpo__f%d.stride[2];\n", x, x);
-        buf_printf(k, "    %s *fpo_g%d = (%s *)fpo__f%d.data - (fpo__f%d.lo[0] + fpo__f%d.lo[1] "
-                      "* fpo_gsj%d + fpo__f%d.lo[2] * fpo_gsk%d)%s;\n",
-                   t, x, t, x, x, x, x, x, x,
-                   v->ax == AX_IJ ? "" : fpo_fmt(" + k * fpo_gsk%d", x));
-        buf_printf(k, "    FPO_OPAQUE_GLOBAL(fpo_g%d);\n", x);
+        if (L > 1 && v->ax != AX_IJ) {   /* the origin of level 0 here, of level k at each */
+            buf_printf(k, "    %s *const fpo_o%d = (%s *)fpo__f%d.data - (fpo__f%d.lo[0] + "
+                          "fpo__f%d.lo[1] * fpo_gsj%d + fpo__f%d.lo[2] * fpo_gsk%d);\n",
+                       t, x, t, x, x, x, x, x, x);
+            buf_printf(&level, "        %s *fpo_g%d = fpo_o%d + k * fpo_gsk%d;\n"
+                               "        FPO_OPAQUE_GLOBAL(fpo_g%d);\n",
+                       t, x, x, x, x);
+        } else {
+            buf_printf(k, "    %s *fpo_g%d = (%s *)fpo__f%d.data - (fpo__f%d.lo[0] + "
+                          "fpo__f%d.lo[1] * fpo_gsj%d + fpo__f%d.lo[2] * fpo_gsk%d)%s;\n",
+                       t, x, t, x, x, x, x, x, x,
+                       v->ax == AX_IJ ? "" : fpo_fmt(" + k * fpo_gsk%d", x));
+            buf_printf(k, "    FPO_OPAQUE_GLOBAL(fpo_g%d);\n", x);
+        }
         shared_tile(k, g, x, t);
     }
     /* each nest's text, then the phases they run in */
@@ -1398,7 +1418,18 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         buf_add(nb, "        }\n    }\n");
         last->next = after;
     }
-    emit_phases(k, g, s->nslots, nests, runs);
+    if (L > 1) {
+        buf_add(k, "    for (int fpo_l = 0; fpo_l < fpo_nl; fpo_l++) {   /* the block's levels, in "
+                   "turn */\n        const int64_t k = fpo_k0 + fpo_l;\n        (void)k;\n");
+        buf_addn(k, level.s ? level.s : "", level.len);
+        Buf ph = {0};
+        emit_phases(&ph, g, s->nslots, nests, runs);
+        add_indented(k, ph.s, ph.len);
+        buf_add(k, "        __syncthreads();   /* the next level writes the shared tiles again */\n"
+                   "    }\n");
+    } else {
+        emit_phases(k, g, s->nslots, nests, runs);
+    }
     buf_add(k, "}\n");
 
     /* the launch: the fewest tiles whose points, each widened by the nest's margins, cover
@@ -1423,11 +1454,12 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     }
     const char *ka = fpo_dbound_text(g->u[0].box.lo[2]), *kz = fpo_dbound_text(g->u[0].box.hi[2]);
     ind(b, depth + 1);
+    const char *nk = L > 1 ? fpo_fmt("((%s) - (%s) + %d) / %d", kz, ka, L - 1, L)
+                           : fpo_fmt("(%s) - (%s)", kz, ka);
     buf_printf(b, "FPO_LAUNCH_TILES%s(fpo__cu, %s, %s, fpo_tiles_(fpo_i0, fpo_i1, %d), "
-                  "fpo_tiles_(fpo_j0, fpo_j1, %d), (%s) - (%s), %s(",
+                  "fpo_tiles_(fpo_j0, fpo_j1, %d), %s, %s(",
                c->threads != CU_THREADS ? "_N" : "", what(g->u[0].st, g->u[0].stage->loc), name,
-               CU_TX, g->ty, kz, ka,
-               c->threads != CU_THREADS ? fpo_fmt("%d, ", c->threads) : "");
+               CU_TX, g->ty, nk, c->threads != CU_THREADS ? fpo_fmt("%d, ", c->threads) : "");
     for (int x = 0; x < s->nslots; x++)
         if (touched[x])
             buf_printf(b, "%s, ", slot_field(s, x));
@@ -1441,7 +1473,8 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         buf_printf(b, "%s, %s, %s, %s, ", fpo_dbound_text(u->box.lo[0]), fpo_dbound_text(u->box.hi[0]),
                    fpo_dbound_text(u->box.lo[1]), fpo_dbound_text(u->box.hi[1]));
     }
-    buf_printf(b, "p->dom, p->edges, fpo_i0, fpo_j0, %s));\n", ka);
+    buf_printf(b, "p->dom, p->edges, fpo_i0, fpo_j0, %s%s));\n", ka,
+               L > 1 ? fpo_fmt(", %s", kz) : "");
     ind(b, depth);
     buf_add(b, "}\n");
 }

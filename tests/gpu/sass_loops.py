@@ -10,7 +10,8 @@ remainder beside the unrolled body. No GPU is needed: this reads what a thread r
     tests/gpu/sass_loops.py x.sass [KERNEL-SUBSTRING]   # nvidia-cuda-nvdisasm
 
 Each kernel ends with the sum, over its loops' sets of .fpo lines, of the smallest loop of
-each set: what a point of each nest costs. Compile the segments' point loops one point an
+each set: what a point of each nest costs. A loop around other loops (a segment kernel's
+levels, --cuda-levels) is listed with what a round of it costs besides them, not summed. Compile the segments' point loops one point an
 iteration first for a figure that does not depend on the compiler's unrolling:
     sed 's/^\( *\)for (int fpo_t = /\1_Pragma("unroll 1") for (int fpo_t = /' x.cu > u1.cu
 """
@@ -62,11 +63,23 @@ def main():
             continue
         print(f"{name}: {len(ins)} instructions")
         point = {}   # per set of .fpo lines: its smallest loop (one point, where unrolled too)
+        loops = []   # (first, last) instruction of each loop, a branch back
         for idx, (text, _) in enumerate(ins):
             m = re.search(r"BRA\s+`?\(?(\.L_x_\d+)", text)
-            if not m or labels.get(m.group(1), idx + 1) > idx:
+            if m and labels.get(m.group(1), idx + 1) <= idx:
+                loops.append((labels[m.group(1)], idx))
+        for first, last in loops:
+            body = ins[first: last + 1]
+            # a loop around others (a segment kernel's levels): what each of its rounds costs
+            # besides the loops inside it, not a point
+            inner = [(a, b) for a, b in loops if first <= a and b <= last and (a, b) != (first, last)]
+            if inner:
+                own = len(body) - sum(b - a + 1 for a, b in inner
+                                      if not any(c <= a and b <= d and (c, d) != (a, b)
+                                                 for c, d in inner))
+                print(f"  loop of {len(body):4d} around {len(inner)} loops: {own} "
+                      "instructions a round besides them")
                 continue
-            body = ins[labels[m.group(1)]: idx + 1]
             ops = Counter(opcode(t) for t, _ in body)
             kinds = Counter()
             for op, n in ops.items():
