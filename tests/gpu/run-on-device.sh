@@ -4,9 +4,9 @@
 # Jansson, no NetCDF): build here, stage the programs and the shared libraries they load (Open
 # MPI's launcher and plugins included), carry them, run them there.
 #
-#   tests/gpu/run-on-device.sh --stage build/default [SWEEP_BUILD]
+#   tests/gpu/run-on-device.sh --stage build/default [SWEEP_BUILD...]
 #                                   # here: fills .gpu/ (ignored by git); the sweep's benchmarks
-#                                   # from SWEEP_BUILD (another build folder) when given
+#                                   # from each SWEEP_BUILD (other build folders) when given
 #   tests/gpu/run-on-device.sh                          # there: runs everything in .gpu/
 #
 # There it runs: the gpu-labelled checks (tests/cuda: the CUDA back end against the C back end,
@@ -29,8 +29,9 @@
 # names match it run.
 set -u -o pipefail
 if [ "${1:-}" = "--stage" ]; then
-    build=${2:?usage: run-on-device.sh --stage BUILD_DIR [SWEEP_BUILD_DIR]}
-    sweep=${3:-$build}
+    build=${2:?usage: run-on-device.sh --stage BUILD_DIR [SWEEP_BUILD_DIR...]}
+    sweeps=("${@:3}")
+    [ ${#sweeps[@]} -gt 0 ] || sweeps=("$build")
     rm -rf .gpu
     mkdir -p .gpu/rt/bin .gpu/rt/lib .gpu/rt/ompi/bin .gpu/rt/pmix
     bins=()
@@ -42,7 +43,9 @@ if [ "${1:-}" = "--stage" ]; then
              tests/optimizer/opt_checks_cuda_run_trace tests/halo/halo_test_cuda; do
         bins+=("$build/$b")
     done
-    bins+=("$sweep"/tests/cuda/fpo_cuda_bench_*)
+    for sweep in "${sweeps[@]}"; do
+        bins+=("$sweep"/tests/cuda/fpo_cuda_bench_*)
+    done
     for f in "${bins[@]}"; do
         [ -x "$f" ] && [ -f "$f" ] && strip "$f" -o ".gpu/rt/bin/${f##*/}"
     done
