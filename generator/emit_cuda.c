@@ -93,6 +93,22 @@ static Node *nth(Node *n, int i) {
     return n;
 }
 
+/* Whether text [s, s + n) holds a statement: a line of more than blanks and #line. */
+static bool has_statement(const char *s, size_t n) {
+    if (!n)
+        return false;
+    for (const char *p = s, *e = s + n; p < e;) {
+        const char *nl = memchr(p, '\n', (size_t)(e - p));
+        const char *end = nl ? nl : e;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (p < end && *p != '#')
+            return true;
+        p = nl ? nl + 1 : e;
+    }
+    return false;
+}
+
 /* The fields a kernel's statements use (`used`, per param and temp), as the C stencil
  * functions see them (emit_c.c's setup from the fpo_field passed by value). */
 static void used_views(Buf *b, Decl *s, const unsigned char *used) {
@@ -259,6 +275,17 @@ static void emit_nest(Cu *c, Buf *b, Unit *u, int depth) {
         Node *first = nth(iv->body, g->first), *last = nth(iv->body, g->first + g->count - 1);
         Node *after = last->next;
         last->next = NULL;
+        /* a nest the variant left no statement (its regions lie elsewhere): no kernel, no
+         * launch */
+        Buf point = {0};
+        fpo_c_point(&point, u->st, first, 1, c->ctx, FPO_ONE_AT_A_TIME);
+        if (!has_statement(point.s, point.len)) {
+            last->next = after;
+            ind(b, depth);
+            buf_printf(b, "/* stencil %s (%s:%d): nothing in this variant */\n", u->st->name,
+                       fpo_loc_path(u->stage->loc), u->stage->loc.line);
+            return;
+        }
         const char *k = nest_kernel(c, u, first, false, c->levels);
         last->next = after;
         const char *nk = c->levels > 1 ? fpo_fmt("((%s) - (%s) + %d) / %d", kz, ka, c->levels - 1,
@@ -1159,22 +1186,6 @@ static bool loads_first(Seg *g, int i, int x) {
     return g->shared[x] && g->first_w[x] == i && a && (a->read || !a->plain_first);
 }
 
-/* Whether text [s, s + n) holds a statement: a line of more than blanks and #line. */
-static bool has_statement(const char *s, size_t n) {
-    if (!n)
-        return false;
-    for (const char *p = s, *e = s + n; p < e;) {
-        const char *nl = memchr(p, '\n', (size_t)(e - p));
-        const char *end = nl ? nl : e;
-        while (p < end && (*p == ' ' || *p == '\t'))
-            p++;
-        if (p < end && *p != '#')
-            return true;
-        p = nl ? nl + 1 : e;
-    }
-    return false;
-}
-
 /* Whether nest i of the segment reads slot x (in its shared tile or its array). */
 static bool seg_reads(Seg *g, int i, int x) {
     Acc *a = fpo_unit_acc(&g->u[i], x);
@@ -1243,11 +1254,64 @@ static void emit_phases(Buf *k, Seg *g, int ns, Buf *nests, const bool *runs) {
     }
 }
 
+/* The loop of a segment nest over a thread's points (`point`: what each runs, at i and j, for
+ * rows of fpo_ni points, fpo_np in all; w: the widened tile's row).
+ * - A row of the tile's 64 (everywhere but at a domain's edge, for a nest that computes no
+ *   column past the tile) where the threads are a multiple of 64: a thread keeps its column
+ *   and steps nt / 64 rows, so an access's offset grows by a constant.
+ * - Else blockDim.x apart in the nest's rows: the first point found by one division (by a
+ *   constant where the row is w), each next by adding (fpo_di, fpo_dj) with a carry into the
+ *   next row; no division a point (a tile's points fit an int). */
+static void emit_points(Cu *c, Buf *nb, int64_t w, Buf *point) {
+    Buf any = {0};
+    bool columns = w == CU_TX && c->threads % CU_TX == 0;
+    buf_add(&any, "        const int fpo_row = fpo_ni > 0 ? fpo_ni : 1;\n"
+                  "        int fpo_di, fpo_dj, fpo_pi, fpo_pj;\n");
+    if (!columns)
+        buf_printf(&any, "        if (fpo_row == %lld) {   /* the widened tile's whole row: "
+                         "divisions by a constant */\n"
+                         "            fpo_di = fpo_nt %% %lld, fpo_dj = fpo_nt / %lld;\n"
+                         "            fpo_pi = (int)threadIdx.x %% %lld, fpo_pj = (int)threadIdx.x / "
+                         "%lld;\n"
+                         "        } else {\n",
+                   (long long)w, (long long)w, (long long)w, (long long)w, (long long)w);
+    buf_printf(&any, "%s        fpo_di = fpo_nt %% fpo_row, fpo_dj = fpo_nt / fpo_row;\n"
+                     "%s        fpo_pi = (int)threadIdx.x %% fpo_row, fpo_pj = (int)threadIdx.x / "
+                     "fpo_row;\n%s",
+               columns ? "" : "    ", columns ? "" : "    ", columns ? "" : "        }\n");
+    if (c->unroll > 1)   /* several points in flight */
+        buf_printf(&any, "        FPO_UNROLL(%d)\n", c->unroll);
+    buf_add(&any, "        for (int fpo_t = (int)threadIdx.x; fpo_t < fpo_np; fpo_t += fpo_nt,\n"
+                  "                 fpo_pi += fpo_di, fpo_pj += fpo_dj + (fpo_pi >= fpo_row),\n"
+                  "                 fpo_pi -= fpo_pi >= fpo_row ? fpo_row : 0) {\n"
+                  "            const int i = fpo_a + fpo_pi, j = fpo_c + fpo_pj;\n"
+                  "            (void)i, (void)j;\n");
+    buf_addn(&any, point->s, point->len);
+    buf_add(&any, "        }\n");
+    if (!columns) {
+        buf_addn(nb, any.s, any.len);
+        return;
+    }
+    buf_printf(nb, "        if (fpo_ni == %d) {   /* the tile's whole row: a thread keeps its column, "
+                   "%d rows a step */\n"
+                   "            const int i = fpo_a + (int)threadIdx.x %% %d;\n"
+                   "            (void)i;\n",
+               CU_TX, c->threads / CU_TX, CU_TX);
+    if (c->unroll > 1)
+        buf_printf(nb, "            FPO_UNROLL(%d)\n", c->unroll);
+    buf_printf(nb, "            for (int j = fpo_c + (int)threadIdx.x / %d; j < fpo_d; j += %d) {\n",
+               CU_TX, c->threads / CU_TX);
+    add_indented(nb, point->s, point->len);
+    buf_add(nb, "            }\n        } else {\n");
+    add_indented(nb, any.s, any.len);
+    buf_add(nb, "        }\n");
+}
+
 /* The segment's kernel (appended to c->kernels) and its launch (to b). */
 static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     Sched *s = c->s;
     const char *name = fpo_fmt("fpo_seg%d", ++c->nseg);
-    Buf *k = &c->kernels;
+    Buf kernel = {0}, *k = &kernel;   /* (appended to c->kernels where a nest runs) */
     bool *touched = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
     for (int i = 0; i < g->n; i++)
         for (int a = 0; a < g->u[i].nacc; a++)
@@ -1368,29 +1432,8 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
             if (v->ax != AX_SCALAR && used[a])
                 seg_view(c, nb, g, i, v, 2);
         }
-        /* A thread's points of the nest, blockDim.x apart in the nest's rows of fpo_ni: the
-         * first found by one division, each next one by adding (fpo_di, fpo_dj), a carry into
-         * the next row; no division a point (a tile's points fit an int). */
-        int64_t w = CU_TX + m->lo[0] + m->hi[0];
-        buf_printf(nb, "        const int fpo_row = fpo_ni > 0 ? fpo_ni : 1;\n"
-                      "        int fpo_di, fpo_dj, fpo_pi, fpo_pj;\n"
-                      "        if (fpo_row == %lld) {   /* the widened tile's whole row: divisions by a constant */\n"
-                      "            fpo_di = fpo_nt %% %lld, fpo_dj = fpo_nt / %lld;\n"
-                      "            fpo_pi = (int)threadIdx.x %% %lld, fpo_pj = (int)threadIdx.x / %lld;\n"
-                      "        } else {\n"
-                      "            fpo_di = fpo_nt %% fpo_row, fpo_dj = fpo_nt / fpo_row;\n"
-                      "            fpo_pi = (int)threadIdx.x %% fpo_row, fpo_pj = (int)threadIdx.x / fpo_row;\n"
-                      "        }\n",
-                   (long long)w, (long long)w, (long long)w, (long long)w, (long long)w);
-        if (c->unroll > 1)   /* several points in flight */
-            buf_printf(nb, "        FPO_UNROLL(%d)\n", c->unroll);
-        buf_add(nb, "        for (int fpo_t = (int)threadIdx.x; fpo_t < fpo_np; fpo_t += fpo_nt,\n"
-                   "                 fpo_pi += fpo_di, fpo_pj += fpo_dj + (fpo_pi >= fpo_row),\n"
-                   "                 fpo_pi -= fpo_pi >= fpo_row ? fpo_row : 0) {\n"
-                   "            const int i = fpo_a + fpo_pi, j = fpo_c + fpo_pj;\n"
-                   "            (void)i, (void)j;   /* (a variant may leave a nest nothing to run) */\n");
-        /* the first writer of a shared slot that reads it, or may leave points unwritten
-         * (a region, an if), starts from the array's value at its point */
+        /* what a point of the nest runs; the first writer of a shared slot that reads it, or
+         * may leave points unwritten (a region, an if), starts from the array's value there */
         Buf point = {0};
         for (int x = 0; x < s->nslots; x++)
             if (loads_first(g, i, x))
@@ -1401,8 +1444,6 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         /* a nest the variant left no statement (its regions lie elsewhere) does not run: what
          * it would write back, the nests before it wrote back already */
         runs[i] = has_statement(point.s, point.len);
-        if (runs[i])
-            buf_addn(nb, point.s, point.len);
         /* what it wrote to shared tiles, back to the arrays at the tile's own points */
         Buf back = {0};
         for (int x = 0; x < s->nslots; x++) {
@@ -1412,10 +1453,12 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
                            x, x, x, x);
         }
         if (back.len)
-            buf_printf(nb, "            if (i >= fpo_ti0 && i < fpo_ti0 + %d && j >= fpo_tj0 && j < "
-                          "fpo_tj0 + %d) {   /* the tile's own point */\n%s            }\n",
+            buf_printf(&point, "            if (i >= fpo_ti0 && i < fpo_ti0 + %d && j >= fpo_tj0 && "
+                               "j < fpo_tj0 + %d) {   /* the tile's own point */\n%s            }\n",
                        CU_TX, g->ty, back.s);
-        buf_add(nb, "        }\n    }\n");
+        if (runs[i])
+            emit_points(c, nb, CU_TX + m->lo[0] + m->hi[0], &point);
+        buf_add(nb, "    }\n");
         last->next = after;
     }
     if (L > 1) {
@@ -1431,6 +1474,17 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         emit_phases(k, g, s->nslots, nests, runs);
     }
     buf_add(k, "}\n");
+    bool any = false;
+    for (int i = 0; i < g->n; i++)
+        any |= runs[i];
+    if (!any) {   /* the variant left none of its nests a statement: no kernel, no launch */
+        ind(b, depth);
+        buf_printf(b, "/* %s (%d nests from stencil %s, %s:%d): nothing in this variant */\n",
+                   name, g->n, g->u[0].st->name, fpo_loc_path(g->u[0].stage->loc),
+                   g->u[0].stage->loc.line);
+        return;
+    }
+    buf_addn(&c->kernels, kernel.s, kernel.len);
 
     /* the launch: the fewest tiles whose points, each widened by the nest's margins, cover
      * every nest's box (a nest's own box where it writes a shared tile back: only at the
@@ -1570,7 +1624,9 @@ static void emit_block(Buf *b, Node *stages, int depth, void *arg) {
     /* a run that exchanges halos or calls the host between its blocks: a block outside any
      * loop or `if` (the run's scalar arguments decide its kernels) is a stretch, captured as
      * a graph of its own at the first run and replayed after (fpo_cuda.h) */
-    if (c->stretches && depth == 1 && bl->ng > 0) {
+    Buf gb = {0};
+    emit_groups(c, &gb, bl, gno, depth);
+    if (c->stretches && depth == 1 && gb.len && strstr(gb.s, "FPO_LAUNCH")) {
         int n = c->nstretch++;
         ind(b, depth);
         buf_printf(b, "if (!fpo_cuda_stretch(fpo__cu, %d)) {   /* stretch %d: its graph "
@@ -1578,7 +1634,9 @@ static void emit_block(Buf *b, Node *stages, int depth, void *arg) {
                    n, n);
         ind(b, depth + 1);
         buf_add(b, "do {\n");
-        emit_groups(c, b, bl, gno, depth + 2);
+        Buf in = {0};
+        add_indented(&in, gb.s, gb.len);
+        add_indented(b, in.s, in.len);
         ind(b, depth + 1);
         buf_printf(b, "} while (!fpo_cuda_stretch_end(fpo__cu, %d));   /* (capture failed: "
                       "plain launches) */\n",
@@ -1587,7 +1645,8 @@ static void emit_block(Buf *b, Node *stages, int depth, void *arg) {
         buf_add(b, "}\n");
         return;
     }
-    emit_groups(c, b, bl, gno, depth);
+    if (gb.len)
+        buf_addn(b, gb.s, gb.len);
 }
 
 

@@ -1,8 +1,13 @@
-# stretches.cmake: which kernels of a run the CUDA back end captures as graphs (docs/cuda.md,
-# "Graphs"). The shallow-water step (halo statements between its kernels): each block of
-# stencil calls outside an `if` is a stretch of its own, captured at the first run; the damping
-# inside `if (nord == n)` is launched plainly (the run's scalars choose it). The chain: one
-# graph for the whole run, no stretches. Instrumented: plain launches only.
+# kernels.cmake: what the CUDA back end's generated sources hold (docs/cuda.md, "How a program
+# becomes kernels"), counted in the text:
+# - graphs: the shallow-water step (halo statements between its kernels) makes each block of
+#   stencil calls outside an `if` a stretch of its own, captured at the first run; the damping
+#   inside `if (nord == n)` is launched plainly (the run's scalars choose it). The chain: one
+#   graph for the whole run, no stretches. Instrumented: plain launches only.
+# - phases: the chain's segment waits at 2 barriers a tile in the interior variant (courant;
+#   the fluxes and diffuse; update) and 3 in `all` (edges_x and edges_y after the fluxes).
+# - empty nests: the unfused chain launches 11 kernels a run in the interior variant, where
+#   edges_x and edges_y have no statement, and 13 in `all`.
 file(REMOVE_RECURSE "${DIR}")
 function(gen out)
   execute_process(COMMAND "${GEN}" --backend c --backend cuda -o "${DIR}/${out}" ${ARGN}
@@ -55,4 +60,23 @@ count("${checked}" "fpo_cuda_stretch" s)
 if(NOT s EQUAL 0)
   message(FATAL_ERROR "sw_step --instrument nan: ${s} stretch calls; expected none")
 endif()
-message(STATUS "stretches: sw_step 8 graphs, its damping plain; the chain one graph")
+count("${chain}" "__syncthreads\\(\\);" interior)
+file(READ "${DIR}/chain/chain_step.all.cu" chain_all)
+count("${chain_all}" "__syncthreads\\(\\);" all)
+if(NOT interior EQUAL 2 OR NOT all EQUAL 3)
+  message(FATAL_ERROR "chain: ${interior} barriers in the interior variant, ${all} in all; "
+                      "expected 2 and 3")
+endif()
+
+gen(ref --mode unfused "${SRC}/tests/bench/chain_ref.fpo")
+file(READ "${DIR}/ref/chain_ref.interior.cu" ref)
+file(READ "${DIR}/ref/chain_ref.all.cu" ref_all)
+count("${ref}" "FPO_LAUNCH\\(" interior)
+count("${ref_all}" "FPO_LAUNCH\\(" all)
+count("${ref}" "nothing in this variant" dropped)
+if(NOT interior EQUAL 11 OR NOT all EQUAL 13 OR NOT dropped EQUAL 2)
+  message(FATAL_ERROR "chain unfused: ${interior} launches in the interior variant (${dropped} "
+                      "nests dropped), ${all} in all; expected 11 (2), 13")
+endif()
+message(STATUS "kernels: sw_step 8 graphs, its damping plain; the chain one graph, 2 and 3 "
+               "barriers; unfused 11 and 13 launches")
