@@ -999,6 +999,19 @@ static bool inside(SBox r, int64_t lo, int64_t hi, SBox w, int d) {
                              (DBound){r.hi[d].base, r.hi[d].off + hi}, w.lo[d], w.hi[d]);
 }
 
+/* Whether a nest that writes a slot (its access a) needs the slot's old value at a point: its
+ * first touch of it is not a plain `x = e` (a region, an `if`, a read before it), or it reads
+ * it at another point. A nest whose first touch is `x = e` and that reads x only at its own
+ * point after that (PPM's `e = bl; bl = pert_bl(bl, br)`) reads only what it wrote. */
+static bool reads_old(Acc *a) {
+    if (!a->plain_first)
+        return true;
+    for (int d = 0; d < 3; d++)
+        if (a->read && (a->lo[d] || a->hi[d]))
+            return true;
+    return false;
+}
+
 /* Plan units [u, u + n) of a fused group as one kernel; false where they cannot be one: a
  * value read at a point another block would write in the same launch, a value read that no
  * nest of the segment computed before, K ranges that differ, or too little shared memory. */
@@ -1078,7 +1091,7 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g) {
         /* a first writer that starts from the array's values where it computes past its tile
          * would read what other blocks write back in the same launch */
         Acc *w = fpo_unit_acc(&u[w0], x);
-        if (g->shared[x] && g->global_w[x] && (w->read || !w->plain_first) &&
+        if (g->shared[x] && g->global_w[x] && reads_old(w) &&
             (g->m[w0].lo[0] || g->m[w0].hi[0] || g->m[w0].lo[1] || g->m[w0].hi[1]))
             return false;
     }
@@ -1158,7 +1171,7 @@ static bool seg_only(Cu *c, Seg *g, int x) {
         return false;
     int w0 = g->first_w[x];
     Acc *a = fpo_unit_acc(&g->u[w0], x);
-    if (a->read || !a->plain_first)
+    if (reads_old(a))
         return false;
     for (int i = 0; i < w0; i++)
         if (fpo_unit_acc(&g->u[i], x))
@@ -1183,7 +1196,7 @@ static void shared_tile(Buf *k, Seg *g, int x, const char *t) {
  * writes x there first, and reads it or may leave points unwritten (a region, an if). */
 static bool loads_first(Seg *g, int i, int x) {
     Acc *a = fpo_unit_acc(&g->u[i], x);
-    return g->shared[x] && g->first_w[x] == i && a && (a->read || !a->plain_first);
+    return g->shared[x] && g->first_w[x] == i && a && reads_old(a);
 }
 
 /* Whether nest i of the segment reads slot x (in its shared tile or its array). */
@@ -1432,8 +1445,8 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
             if (v->ax != AX_SCALAR && used[a])
                 seg_view(c, nb, g, i, v, 2);
         }
-        /* what a point of the nest runs; the first writer of a shared slot that reads it, or
-         * may leave points unwritten (a region, an if), starts from the array's value there */
+        /* what a point of the nest runs; the first writer of a shared slot that needs its old
+         * value (reads_old) starts from the array's value there */
         Buf point = {0};
         for (int x = 0; x < s->nslots; x++)
             if (loads_first(g, i, x))
