@@ -1624,14 +1624,8 @@ static void emit_groups(Cu *c, Buf *b, Block *bl, int gno, int depth) {
 static void emit_block(Buf *b, Node *stages, int depth, void *arg) {
     Cu *c = arg;
     Sched *s = c->s;
-    Block *bl = NULL;
-    int gno = 0;   /* groups before this block (--instrument names them by number) */
-    for (int k = 0; k < s->nblocks && !bl; k++) {
-        if (s->blocks[k].stages == stages)
-            bl = &s->blocks[k];
-        else
-            gno += s->blocks[k].ng;
-    }
+    int gno;   /* groups before this block (--instrument names them by number) */
+    Block *bl = fpo_sched_block(s, stages, &gno);
     if (!bl)
         return;   /* a later node of a block: emitted with the first */
     /* a run that exchanges halos or calls the host between its blocks: a block outside any

@@ -1104,14 +1104,8 @@ void fpo_emit_timer(Buf *b, Sched *s, int gno, bool end, bool device, int depth)
 }
 
 void fpo_emit_block(Buf *b, Sched *s, Node *stages, int depth, const void *ctx) {
-    Block *bl = NULL;
-    int gno = 0;
-    for (int k = 0; k < s->nblocks && !bl; k++) {
-        if (s->blocks[k].stages == stages)
-            bl = &s->blocks[k];
-        else
-            gno += s->blocks[k].ng;
-    }
+    int gno;
+    Block *bl = fpo_sched_block(s, stages, &gno);
     if (!bl)
         return;   /* a later node of a block: emitted with the first */
     Sub m = {s, NULL, aliases(s), ctx, NULL, fpo_run_new(s, at_i)};

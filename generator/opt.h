@@ -139,6 +139,9 @@ typedef struct UnitRef {
 
 /* sched.c */
 Sched *fpo_sched_new(Ir *ir, bool fused);
+/* The block of s whose stages start at node `stages` (NULL: a later node of a block, or
+ * none), and in *gno the fused groups of the blocks before it. */
+Block *fpo_sched_block(Sched *s, Node *stages, int *gno);
 int fpo_sched_slot(Sched *s, Var *v);
 int fpo_call_slot(Sched *s, Unit *u, Var *v);
 Acc *fpo_unit_acc(Unit *u, int slot);

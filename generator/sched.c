@@ -374,6 +374,16 @@ static void collect(Sched *s, Node *n) {
     }
 }
 
+Block *fpo_sched_block(Sched *s, Node *stages, int *gno) {
+    *gno = 0;
+    for (int k = 0; k < s->nblocks; k++) {
+        if (s->blocks[k].stages == stages)
+            return &s->blocks[k];
+        *gno += s->blocks[k].ng;
+    }
+    return NULL;
+}
+
 Sched *fpo_sched_new(Ir *ir, bool fused) {
     Sched *s = fpo_new(sizeof *s);
     s->ir = ir;

@@ -114,7 +114,9 @@ extern "C" int fpo_cuda_capture(fpo_cuda *c) {
     return cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess;
 }
 
-extern "C" int fpo_cuda_captured(fpo_cuda *c, const void *key, size_t n) {
+/* The end of a capture on c's stream: its graph, ready to launch; NULL where the capture or a
+ * launch in it failed (then forgotten: the plain launches that follow say what fails). */
+static cudaGraphExec_t end_capture(fpo_cuda *c) {
     cudaGraph_t g = NULL;
     cudaGraphExec_t exec = NULL;
     cudaError_t e = cudaStreamEndCapture(c->stream, &g);
@@ -122,18 +124,26 @@ extern "C" int fpo_cuda_captured(fpo_cuda *c, const void *key, size_t n) {
         e = cudaGraphInstantiate(&exec, g, 0);
     if (g)
         cudaGraphDestroy(g);
-    if (e != cudaSuccess || c->first != cudaSuccess || !exec) {
-        cudaGetLastError();
-        c->first = cudaSuccess;   /* the plain launches that follow say what fails */
+    if (e == cudaSuccess && c->first == cudaSuccess && exec)
+        return exec;
+    if (exec)
+        cudaGraphExecDestroy(exec);
+    cudaGetLastError();
+    c->first = cudaSuccess;
+    return NULL;
+}
+
+extern "C" int fpo_cuda_captured(fpo_cuda *c, const void *key, size_t n) {
+    cudaGraphExec_t exec = end_capture(c);
+    if (!exec)
         return 0;
-    }
     fpo_cuda_forget(c);
     c->exec = exec;
     if (n <= FPO_CUDA_KEY) {
         memcpy(c->key, key, n);
         c->nkey = n;
     }
-    e = cudaGraphLaunch(c->exec, c->stream);
+    cudaError_t e = cudaGraphLaunch(c->exec, c->stream);
     if (e != cudaSuccess)
         c->first = e, c->what = "the run's CUDA graph";
     if (n > FPO_CUDA_KEY)
@@ -190,23 +200,13 @@ extern "C" int fpo_cuda_stretch_end(fpo_cuda *c, int s) {
     if (c->capturing != s + 1)
         return 1;   /* launched plainly */
     c->capturing = 0;
-    cudaGraph_t g = NULL;
-    cudaGraphExec_t exec = NULL;
-    cudaError_t e = cudaStreamEndCapture(c->stream, &g);
-    if (e == cudaSuccess && c->first == cudaSuccess)
-        e = cudaGraphInstantiate(&exec, g, 0);
-    if (g)
-        cudaGraphDestroy(g);
-    if (e != cudaSuccess || c->first != cudaSuccess || !exec) {
-        cudaGetLastError();
-        if (exec)
-            cudaGraphExecDestroy(exec);
-        c->first = cudaSuccess;   /* the plain launches that follow say what fails */
+    cudaGraphExec_t exec = end_capture(c);
+    if (!exec) {
         c->failed[s] = 1;
         return 0;
     }
     c->stretch[s] = exec;
-    e = cudaGraphLaunch(exec, c->stream);
+    cudaError_t e = cudaGraphLaunch(exec, c->stream);
     if (e != cudaSuccess && c->first == cudaSuccess)
         c->first = e, c->what = stretch_what;
     return 1;
