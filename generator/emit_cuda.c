@@ -44,6 +44,7 @@ typedef struct Cu {
                         * points, unrolled (--cuda-unroll) */
     bool stretches;    /* a run with exchanges or callbacks: its blocks' kernels as graphs */
     int nstretch;      /* blocks made stretches */
+    int nlaunch;       /* launches written to run's body */
 } Cu;
 
 /* ---- nest kernels: one loop nest of a stencil, over a box given at launch ---- */
@@ -91,22 +92,6 @@ static Node *nth(Node *n, int i) {
     while (i-- > 0)
         n = n->next;
     return n;
-}
-
-/* Whether text [s, s + n) holds a statement: a line of more than blanks and #line. */
-static bool has_statement(const char *s, size_t n) {
-    if (!n)
-        return false;
-    for (const char *p = s, *e = s + n; p < e;) {
-        const char *nl = memchr(p, '\n', (size_t)(e - p));
-        const char *end = nl ? nl : e;
-        while (p < end && (*p == ' ' || *p == '\t'))
-            p++;
-        if (p < end && *p != '#')
-            return true;
-        p = nl ? nl + 1 : e;
-    }
-    return false;
 }
 
 /* The fields a kernel's statements use (`used`, per param and temp), as the C stencil
@@ -254,12 +239,25 @@ static void ind(Buf *b, int depth) {
         buf_add(b, "    ");
 }
 
+/* Text [s, s + n) `levels` levels in (#line directives stay in the first column). */
+static void add_indented(Buf *k, const char *s, size_t n, int levels) {
+    for (const char *q = s, *e = s + n; q < e;) {
+        const char *nl = memchr(q, '\n', (size_t)(e - q));
+        size_t len = nl ? (size_t)(nl - q) + 1 : (size_t)(e - q);
+        if (*q != '#' && *q != '\n')
+            ind(k, levels);
+        buf_addn(k, q, len);
+        q += len;
+    }
+}
+
 /* The launch of kernel `k` on points [ib, ie) x [jb, je), levels [ka, kz) (nk block layers). */
 static void launch_nest(Cu *c, Buf *b, Unit *u, const char *k, SBox x, const char *ka,
                         const char *kz, const char *nk, int depth) {
     const char *ib = fpo_dbound_text(x.lo[0]), *ie = fpo_dbound_text(x.hi[0]);
     const char *jb = fpo_dbound_text(x.lo[1]), *je = fpo_dbound_text(x.hi[1]);
     ind(b, depth);
+    c->nlaunch++;
     buf_printf(b, "FPO_LAUNCH(fpo__cu, %s, %s, (%s) - (%s), (%s) - (%s), %s, %d, %d, (",
                what(u->st, u->stage->loc), k, ie, ib, je, jb, nk, CU_BX, CU_BY);
     nest_args(c, b, u);
@@ -277,9 +275,7 @@ static void emit_nest(Cu *c, Buf *b, Unit *u, int depth) {
         last->next = NULL;
         /* a nest the variant left no statement (its regions lie elsewhere): no kernel, no
          * launch */
-        Buf point = {0};
-        fpo_c_point(&point, u->st, first, 1, c->ctx, FPO_ONE_AT_A_TIME);
-        if (!has_statement(point.s, point.len)) {
+        if (!fpo_c_emits(c->ctx, first, FPO_ONE_AT_A_TIME)) {
             last->next = after;
             ind(b, depth);
             buf_printf(b, "/* stencil %s (%s:%d): nothing in this variant */\n", u->st->name,
@@ -793,12 +789,7 @@ static void emit_hosts(Cu *c, Buf *kb, Walk *k, Node **hb, unsigned char **hu, i
                 fpo_c_field_setup(&v, hs, x);
             }
         }
-        for (const char *l = v.s; l && *l;) {   /* (the views, inside the block) */
-            const char *nl = strchr(l, '\n');
-            ind(kb, depth);
-            buf_addn(kb, l, (size_t)(nl - l) + 1);
-            l = nl + 1;
-        }
+        add_indented(kb, v.s, v.len, depth);   /* (the views, inside the block) */
         fpo_c_point(kb, hs, hb[h], depth + 1, c->ctx, FPO_ONE_AT_A_TIME);
         ind(kb, depth);
         buf_add(kb, "}\n");
@@ -944,6 +935,7 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
     const char *ib = fpo_dbound_text(x.lo[0]), *ie = fpo_dbound_text(x.hi[0]);
     const char *jb = fpo_dbound_text(x.lo[1]), *je = fpo_dbound_text(x.hi[1]);
     ind(b, depth);
+    c->nlaunch++;
     buf_printf(b, "FPO_LAUNCH(fpo__cu, %s, %s, (%s) - (%s), (%s) - (%s), 1, %d, %d, (",
                what(s, u->stage->loc), name, ie, ib, je, jb, CU_BX, CU_BY);
     stencil_args(c, b, u);
@@ -1210,23 +1202,12 @@ static bool seg_reads(Seg *g, int i, int x) {
 static bool depends(Seg *g, int i, int j, int ns) {
     for (int x = 0; x < ns; x++) {
         Acc *a = fpo_unit_acc(&g->u[i], x), *b = fpo_unit_acc(&g->u[j], x);
-        if (a && b && ((a->write && b) || (b->write && seg_reads(g, i, x))))
+        if (a && b && (a->write || (b->write && seg_reads(g, i, x))))
             return true;
     }
     return false;
 }
 
-/* Text [s, s + n) one level in (#line directives stay in the first column). */
-static void add_indented(Buf *k, const char *s, size_t n) {
-    for (const char *q = s, *e = s + n; q < e;) {
-        const char *nl = memchr(q, '\n', (size_t)(e - q));
-        size_t len = nl ? (size_t)(nl - q) + 1 : (size_t)(e - q);
-        if (*q != '#' && *q != '\n')
-            buf_add(k, "    ");
-        buf_addn(k, q, len);
-        q += len;
-    }
-}
 
 /* The nests that run, in phases: a nest's phase is one past the latest of the nests before it
  * that it depends on (0 where none), and a barrier (__syncthreads) separates the phases. The
@@ -1261,7 +1242,7 @@ static void emit_phases(Buf *k, Seg *g, int ns, Buf *nests, const bool *runs) {
         for (int i = 0; i < g->n; i++) {
             if (!runs[i] || phase[i] != p)
                 continue;
-            add_indented(k, nests[i].s, nests[i].len);
+            add_indented(k, nests[i].s, nests[i].len, 1);
         }
         buf_add(k, "    }\n");
     }
@@ -1314,9 +1295,9 @@ static void emit_points(Cu *c, Buf *nb, int64_t w, Buf *point) {
         buf_printf(nb, "            FPO_UNROLL(%d)\n", c->unroll);
     buf_printf(nb, "            for (int j = fpo_c + (int)threadIdx.x / %d; j < fpo_d; j += %d) {\n",
                CU_TX, c->threads / CU_TX);
-    add_indented(nb, point->s, point->len);
+    add_indented(nb, point->s, point->len, 1);
     buf_add(nb, "            }\n        } else {\n");
-    add_indented(nb, any.s, any.len);
+    add_indented(nb, any.s, any.len, 1);
     buf_add(nb, "        }\n");
 }
 
@@ -1447,16 +1428,19 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         }
         /* what a point of the nest runs; the first writer of a shared slot that needs its old
          * value (reads_old) starts from the array's value there */
+        /* a nest the variant left no statement (its regions lie elsewhere) and that starts no
+         * point from an array does not run: what it would write back, the nests before it
+         * wrote back already */
         Buf point = {0};
+        runs[i] = fpo_c_emits(c->ctx, first, FPO_ONE_AT_A_TIME | FPO_AT_LEVEL);
         for (int x = 0; x < s->nslots; x++)
-            if (loads_first(g, i, x))
+            if (loads_first(g, i, x)) {
                 buf_printf(&point, "            fpo_sv%d[i + j * fpo_ssj%d] = fpo_g%d[i + j * "
                                    "fpo_gsj%d];\n",
                            x, x, x, x);
+                runs[i] = true;
+            }
         fpo_c_point(&point, st, first, 3, c->ctx, FPO_ONE_AT_A_TIME | FPO_AT_LEVEL);
-        /* a nest the variant left no statement (its regions lie elsewhere) does not run: what
-         * it would write back, the nests before it wrote back already */
-        runs[i] = has_statement(point.s, point.len);
         /* what it wrote to shared tiles, back to the arrays at the tile's own points */
         Buf back = {0};
         for (int x = 0; x < s->nslots; x++) {
@@ -1480,7 +1464,7 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         buf_addn(k, level.s ? level.s : "", level.len);
         Buf ph = {0};
         emit_phases(&ph, g, s->nslots, nests, runs);
-        add_indented(k, ph.s, ph.len);
+        add_indented(k, ph.s, ph.len, 1);
         buf_add(k, "        __syncthreads();   /* the next level writes the shared tiles again */\n"
                    "    }\n");
     } else {
@@ -1523,6 +1507,7 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     ind(b, depth + 1);
     const char *nk = L > 1 ? fpo_fmt("((%s) - (%s) + %d) / %d", kz, ka, L - 1, L)
                            : fpo_fmt("(%s) - (%s)", kz, ka);
+    c->nlaunch++;
     buf_printf(b, "FPO_LAUNCH_TILES%s(fpo__cu, %s, %s, fpo_tiles_(fpo_i0, fpo_i1, %d), "
                   "fpo_tiles_(fpo_j0, fpo_j1, %d), %s, %s(",
                c->threads != CU_THREADS ? "_N" : "", what(g->u[0].st, g->u[0].stage->loc), name,
@@ -1628,12 +1613,14 @@ static void emit_block(Buf *b, Node *stages, int depth, void *arg) {
     Block *bl = fpo_sched_block(s, stages, &gno);
     if (!bl)
         return;   /* a later node of a block: emitted with the first */
-    /* a run that exchanges halos or calls the host between its blocks: a block outside any
-     * loop or `if` (the run's scalar arguments decide its kernels) is a stretch, captured as
-     * a graph of its own at the first run and replayed after (fpo_cuda.h) */
+    /* a run that exchanges halos or calls the host between its blocks: a block that launches
+     * a kernel outside any loop or `if` (depth 1, run's own: the run's scalar arguments
+     * decide its kernels) is a stretch, captured as a graph of its own at the first run and
+     * replayed after (fpo_cuda.h) */
     Buf gb = {0};
+    int launched = c->nlaunch;
     emit_groups(c, &gb, bl, gno, depth);
-    if (c->stretches && depth == 1 && gb.len && strstr(gb.s, "FPO_LAUNCH")) {
+    if (c->stretches && depth == 1 && c->nlaunch > launched) {
         int n = c->nstretch++;
         ind(b, depth);
         buf_printf(b, "if (!fpo_cuda_stretch(fpo__cu, %d)) {   /* stretch %d: its graph "
@@ -1641,9 +1628,7 @@ static void emit_block(Buf *b, Node *stages, int depth, void *arg) {
                    n, n);
         ind(b, depth + 1);
         buf_add(b, "do {\n");
-        Buf in = {0};
-        add_indented(&in, gb.s, gb.len);
-        add_indented(b, in.s, in.len);
+        add_indented(b, gb.s, gb.len, 2);
         ind(b, depth + 1);
         buf_printf(b, "} while (!fpo_cuda_stretch_end(fpo__cu, %d));   /* (capture failed: "
                       "plain launches) */\n",
@@ -1655,7 +1640,6 @@ static void emit_block(Buf *b, Node *stages, int depth, void *arg) {
     if (gb.len)
         buf_addn(b, gb.s, gb.len);
 }
-
 
 /* What the CUDA back end cannot run yet, as a build error rather than a wrong run. */
 static const char *unsupported(Ir *ir, const Build *bd, const Sched *s) {
@@ -1671,7 +1655,7 @@ static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
             bd->cuda_levels > 1 ? bd->cuda_levels : 1,
             bd->cuda_threads ? bd->cuda_threads : CU_THREADS,
             bd->cuda_rows > 0 && bd->cuda_rows < CU_TY ? bd->cuda_rows : CU_TY,
-            bd->cuda_unroll > 1 ? bd->cuda_unroll : 1, false, 0};
+            bd->cuda_unroll > 1 ? bd->cuda_unroll : 1, false, 0, 0};
     plan_arrays(&c);
     return c;
 }
@@ -1775,38 +1759,27 @@ static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *c
                ir->name, params.s);
     buf_add(&b, body);
     buf_add(&b, "    return FPO_OK;\n}\n");
-    if (c.nstretch) {
-        /* MPI or the host takes part in a run: its stretches of kernels between them are
-         * graphs, kept while run's scalar arguments stay the same */
-        buf_printf(&b, "\nfpo_status %s__cuda_%s(%s *p%s, fpo_error *err) {\n"
-                       "    fpo_cuda *fpo__cu = (fpo_cuda *)p->cuda_;\n"
-                       "    /* %s, the kernels between them in %d graph%s, each\n"
-                       "     * replayed while run's scalar arguments stay the same */\n"
-                       "    unsigned char fpo_key[%d] = {0};\n    size_t fpo_n = 0;\n%s"
-                       "    fpo_cuda_stretches(fpo__cu, fpo_key, fpo_n);\n"
-                       "    fpo_status st = fpo_body_(p, fpo__cu%s, err);\n"
-                       "    fpo_error fpo_later;   /* a failed launch, after the failure in err */\n"
-                       "    fpo_status launched = fpo_cuda_status(fpo__cu, \"%s\", st ? &fpo_later : err);\n"
-                       "    return st ? st : launched;\n}\n",
-                   ir->name, name, ir->name, params.s,
-                   bd->nhalo ? "halo exchanges (MPI) between kernels" : "host callbacks between kernels",
-                   c.nstretch, c.nstretch > 1 ? "s" : "", nkey ? 8 * nkey : 1, key.s, args.s,
-                   ir->name);
-        return b.s;
-    }
     if (bd->nhalo || ir->ncallbacks || checked) {
-        /* MPI or the host takes part in a run: no graph, the kernels launched as they come */
+        /* MPI or the host takes part in a run: not one graph; its stretches of kernels between
+         * them are (c.nstretch), kept while run's scalar arguments stay the same */
+        const char *why = bd->nhalo        ? "halo exchanges (MPI) between kernels"
+                          : ir->ncallbacks ? "host callbacks between kernels"
+                                           : "--instrument checks between kernels";
         buf_printf(&b, "\nfpo_status %s__cuda_%s(%s *p%s, fpo_error *err) {\n"
-                       "    fpo_cuda *fpo__cu = (fpo_cuda *)p->cuda_;\n"
-                       "    /* %s: launched plainly, not captured as a graph */\n"
-                       "    fpo_status st = fpo_body_(p, fpo__cu%s, err);\n"
+                       "    fpo_cuda *fpo__cu = (fpo_cuda *)p->cuda_;\n",
+                   ir->name, name, ir->name, params.s);
+        if (c.nstretch)
+            buf_printf(&b, "    /* %s, the kernels between them in %d graph%s, each\n"
+                           "     * replayed while run's scalar arguments stay the same */\n"
+                           "    unsigned char fpo_key[%d] = {0};\n    size_t fpo_n = 0;\n%s"
+                           "    fpo_cuda_stretches(fpo__cu, fpo_key, fpo_n);\n",
+                       why, c.nstretch, c.nstretch > 1 ? "s" : "", nkey ? 8 * nkey : 1, key.s);
+        else
+            buf_printf(&b, "    /* %s: launched plainly, not captured as a graph */\n", why);
+        buf_printf(&b, "    fpo_status st = fpo_body_(p, fpo__cu%s, err);\n"
                        "    fpo_error fpo_later;   /* a failed launch, after the failure in err */\n"
                        "    fpo_status launched = fpo_cuda_status(fpo__cu, \"%s\", st ? &fpo_later : err);\n"
                        "    return st ? st : launched;\n}\n",
-                   ir->name, name, ir->name, params.s,
-                   bd->nhalo        ? "halo exchanges (MPI) between kernels"
-                   : ir->ncallbacks ? "host callbacks between kernels"
-                                    : "--instrument checks between kernels",
                    args.s, ir->name);
         return b.s;
     }

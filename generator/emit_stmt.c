@@ -801,6 +801,15 @@ void fpo_c_point(Buf *b, Decl *st, Node *body, int indent, const void *ctx, unsi
     e.where = where;
     emit_point_body(&e, st, body);
 }
+bool fpo_c_emits(const void *ctx, Node *body, unsigned where) {
+    Emit e = *(const Emit *)ctx;
+    e.where = where;
+    for (Node *n = body; n; n = n->next)
+        if (n->kind != ND_REGION || region_emitted(&e, n))
+            return true;
+    return false;
+}
+
 /* ---- I loops split at tile-edge regions ---- */
 
 /* Add to the bounds of the middle part the regions of `n` anchored at a west or east edge

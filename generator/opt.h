@@ -264,6 +264,9 @@ enum {
 #define FPO_ROW(o) ((unsigned)((o) + 128) << 8)
 #define FPO_ROW_OFF(where) ((int)(((where) >> 8) & 255u) - 128)
 void fpo_c_point(Buf *b, Decl *st, Node *body, int indent, const void *ctx, unsigned where);
+/* Whether fpo_c_point would write a statement of `body` there: false where every one is a
+ * region the class (or `where`) leaves out. */
+bool fpo_c_emits(const void *ctx, Node *body, unsigned where);
 /* Generated file `name`'s `text`, each line a #line points at the .fpo followed by a #line
  * back to the file, by its name (the bytes do not depend on where the file is written). */
 char *fpo_c_lines_back(const char *text, const char *name);

@@ -10,10 +10,14 @@ remainder beside the unrolled body. No GPU is needed: this reads what a thread r
     tests/gpu/sass_loops.py x.sass [KERNEL-SUBSTRING]   # nvidia-cuda-nvdisasm
 
 Each kernel ends with the sum, over its loops' sets of .fpo lines, of the smallest loop of
-each set: what a point of each nest costs. A loop around other loops (a segment kernel's
-levels, --cuda-levels) is listed with what a round of it costs besides them, not summed. Compile the segments' point loops one point an
-iteration first for a figure that does not depend on the compiler's unrolling:
-    sed 's/^\( *\)for (int fpo_t = /\1_Pragma("unroll 1") for (int fpo_t = /' x.cu > u1.cu
+each set: what a point of each nest costs, a nest's two loops (a segment's column loop and
+its general one) and an unrolled loop's remainder counted once, and so also the nests of a
+stencil called again with the same statements. A loop around other loops (a segment
+kernel's levels, --cuda-levels) is listed with what a round of it costs besides them, not
+summed. Compile the segments' point loops one point an iteration first for a figure that
+does not depend on the compiler's unrolling:
+    sed 's/^\( *\)for (int fpo_t = /\1_Pragma("unroll 1") for (int fpo_t = /;
+         s/^\( *\)for (int j = fpo_c /\1_Pragma("unroll 1") for (int j = fpo_c /' x.cu > u1.cu
 """
 import re
 import sys
