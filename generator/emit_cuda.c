@@ -564,8 +564,8 @@ static void plan_ahead(Cu *c, Walk *k) {
 }
 
 /* The longest walk from nest u (of `left` nests of its group), with its registers; false
- * where it would be the plain column kernel (one interval, nothing in registers). Fused
- * schedules only: the unfused reference keeps a kernel a nest and every value in memory. */
+ * where u is no column kernel. Fused schedules only: the unfused reference keeps a kernel a
+ * nest and every value in memory. */
 static bool plan_walk(Cu *c, FGroup *G, Unit *g0, Unit *u, int left, Walk *k) {
     if (!c->s->fused || u->par || !column_kernel(u))
         return false;
@@ -584,7 +584,23 @@ static bool plan_walk(Cu *c, FGroup *G, Unit *g0, Unit *u, int left, Walk *k) {
         }
     }
     plan_ahead(c, k);
-    return n > 1 || k->nhost || k->nwin || k->nahead;
+    return true;
+}
+
+/* Whether the last of walks k[0 .. nk) of group G runs in the kernel of those before it, each
+ * thread walking its column through them in turn (a tridiagonal solve's FORWARD elimination,
+ * then its BACKWARD substitution): walks of one call over the same columns, in a column group
+ * (pass_column: no slot its nests write is touched at another column, so a thread finds at
+ * its column what the walks before wrote there, whatever the order of the threads). */
+static bool walks_join(FGroup *G, Walk *k, int nk) {
+    Walk *a = &k[0], *b = &k[nk - 1];
+    if (!G->column || b->u->stage != a->u->stage)
+        return false;
+    SBox x = unit_cols(a->u), y = unit_cols(b->u);
+    for (int d = 0; d < 2; d++)
+        if (!fpo_dbound_eq(x.lo[d], y.lo[d]) || !fpo_dbound_eq(x.hi[d], y.hi[d]))
+            return false;
+    return true;
 }
 
 /* Statements rewritten for the registers: a write `v = e` as `fpo_w_v_0 = e; v = fpo_w_v_0;`
@@ -767,25 +783,27 @@ static Node *host_body(Cu *c, Walk *k, int h) {
     return head.next;
 }
 
-/* The nests run inside the walk, at the level walked, each on the points of its box. */
-static void emit_hosts(Cu *c, Buf *kb, Walk *k, Node **hb, unsigned char **hu, int depth) {
+/* The nests run inside the walk, at the level walked, each on the points of its box (their
+ * names from fpo_h<h0>: the hosts of the kernel's walks before it come first). */
+static void emit_hosts(Cu *c, Buf *kb, Walk *k, Node **hb, unsigned char **hu, int h0, int depth) {
     for (int h = 0; h < k->nhost; h++) {
         Unit *H = &k->u[k->n + h];
         Decl *hs = H->st;
         unsigned char *used = hu[h];
+        int hn = h0 + h;
         ind(kb, depth);
         buf_printf(kb, "if (fpo_h%d_at && k >= fpo_h%d_ka && k < fpo_h%d_kz) {   /* %s (%s:%d), inside "
                        "the walk */\n",
-                   h, h, h, hs->name, fpo_c_comment(fpo_loc_path(H->stage->loc)),
+                   hn, hn, hn, hs->name, fpo_c_comment(fpo_loc_path(H->stage->loc)),
                    H->stage->loc.line);
         Buf v = {0};
         for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
             Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
             if (x->ax == AX_SCALAR) {
                 buf_printf(&v, "    const %s %s = fpo_h%d_%s;\n    (void)%s;\n", fpo_c_type(x->dt),
-                           fpo_c_name(x->name), h, x->name, fpo_c_name(x->name));
+                           fpo_c_name(x->name), hn, x->name, fpo_c_name(x->name));
             } else if (used[i]) {
-                buf_printf(&v, "    const fpo_field *fpo_%s = &fpo__h%d_v_%s;\n", x->name, h, x->name);
+                buf_printf(&v, "    const fpo_field *fpo_%s = &fpo__h%d_v_%s;\n", x->name, hn, x->name);
                 fpo_c_field_setup(&v, hs, x);
             }
         }
@@ -796,30 +814,44 @@ static void emit_hosts(Cu *c, Buf *kb, Walk *k, Node **hb, unsigned char **hu, i
     }
 }
 
-/* The walk's kernel (appended to c->kernels) and its launch (to b). */
-static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
+/* A walk's statements for a thread: with the registers (reg), and reading kept values back
+ * from memory (mem, the first levels); the nests run inside it (hb, their views used hu). */
+typedef struct WalkCode {
+    Node **reg, **mem, **hb;
+    unsigned char **hu;
+} WalkCode;
+
+static WalkCode walk_code(Cu *c, Walk *k, unsigned char *used) {
     Unit *u = k->u;
     Decl *s = u->st;
-    bool fwd = walk_forward(u);
-    const char *name = fpo_fmt("fpo_walk%d", ++c->nwalk);
-    Buf *kb = &c->kernels;
-    Node **reg = fpo_new(sizeof(Node *) * (size_t)k->n), **mem = fpo_new(sizeof(Node *) * (size_t)k->n);
-    unsigned char *used = fpo_new((size_t)(s->nparams + s->ntemps + 1));
+    WalkCode w = {fpo_new(sizeof(Node *) * (size_t)k->n), fpo_new(sizeof(Node *) * (size_t)k->n),
+                  fpo_new(sizeof(Node *) * (size_t)(k->nhost + 1)),
+                  fpo_new(sizeof(unsigned char *) * (size_t)(k->nhost + 1))};
     for (int m = 0; m < k->n; m++) {
-        reg[m] = walk_body(k, &u[m], false);
-        mem[m] = walk_body(k, &u[m], true);
-        unsigned char *a = fpo_c_used(c->ctx, s, reg[m]), *e = fpo_c_used(c->ctx, s, mem[m]);
+        w.reg[m] = walk_body(k, &u[m], false);
+        w.mem[m] = walk_body(k, &u[m], true);
+        unsigned char *a = fpo_c_used(c->ctx, s, w.reg[m]), *e = fpo_c_used(c->ctx, s, w.mem[m]);
         for (int i = 0; i < s->nparams + s->ntemps; i++)
             used[i] |= a[i] | e[i];
     }
     for (int i = 0; i < s->nparams + s->ntemps; i++)   /* the read-ahead loads use the views */
         for (int a = 0; a < k->nahead; a++)
             used[i] |= k->ahead[a].v == (i < s->nparams ? s->params[i] : s->temps[i - s->nparams]);
-    buf_printf(kb, "\n/* stencil %s (%s:%d), computation %d, interval%s %d", s->name,
-               fpo_loc_path(s->loc), s->loc.line, u->comp + 1, k->n > 1 ? "s" : "", u->iv + 1);
+    for (int h = 0; h < k->nhost; h++) {   /* each nest run inside: its statements, its views */
+        w.hb[h] = host_body(c, k, h);
+        w.hu[h] = fpo_c_used(c->ctx, u[k->n + h].st, w.hb[h]);
+    }
+    return w;
+}
+
+/* The walk's line of the kernel's comment. */
+static void walk_comment(Buf *kb, Walk *k) {
+    Unit *u = k->u;
+    buf_printf(kb, "computation %d, interval%s %d", u->comp + 1, k->n > 1 ? "s" : "", u->iv + 1);
     if (k->n > 1)
         buf_printf(kb, "-%d", u[k->n - 1].iv + 1);
-    buf_add(kb, ": a thread a column, walking its levels");
+    buf_printf(kb, ": a thread a column, walking its levels %s",
+               walk_forward(u) ? "upwards" : "downwards");
     for (int i = 0; i < k->nwin; i++)
         buf_printf(kb, "%s %s (%d level%s back%s)", i ? "," : "; in registers:", k->win[i].v->name,
                    k->win[i].r, k->win[i].r == 1 ? "" : "s", k->win[i].drop ? ", never stored" : "");
@@ -829,59 +861,14 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
         buf_printf(kb, " (%d levels)", AHEAD);
     for (int h = 0; h < k->nhost; h++)
         buf_printf(kb, "%s %s", h ? "," : "; inside it, at each level:", u[k->n + h].st->name);
-    buf_add(kb, " */\n");
-    Node **hb = fpo_new(sizeof(Node *) * (size_t)(k->nhost + 1));
-    unsigned char **hu = fpo_new(sizeof(unsigned char *) * (size_t)(k->nhost + 1));
-    for (int h = 0; h < k->nhost; h++) {   /* each nest run inside: its statements, its views */
-        hb[h] = host_body(c, k, h);
-        hu[h] = fpo_c_used(c->ctx, u[k->n + h].st, hb[h]);
-    }
-    buf_printf(kb, "static __global__ void %s(", name);
-    for (int i = 0; i < s->nparams; i++) {
-        Var *v = s->params[i];
-        if (v->ax == AX_SCALAR)
-            buf_printf(kb, "%s %s, ", fpo_c_type(v->dt), fpo_c_name(v->name));
-        else
-            buf_printf(kb, "const fpo_field fpo__v_%s, ", v->name);
-    }
-    for (int i = 0; i < s->ntemps; i++)
-        buf_printf(kb, "const fpo_field fpo__v_%s, ", s->temps[i]->name);
-    for (int h = 0; h < k->nhost; h++) {
-        Decl *hs = u[k->n + h].st;
-        for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
-            Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
-            if (x->ax == AX_SCALAR)
-                buf_printf(kb, "%s fpo_h%d_%s, ", fpo_c_type(x->dt), h, x->name);
-            else
-                buf_printf(kb, "const fpo_field fpo__h%d_v_%s, ", h, x->name);
-        }
-    }
-    buf_add(kb, "const fpo_domain fpo__dom, unsigned fpo_edges, int64_t fpo_ib, int64_t fpo_ie, "
-                "int64_t fpo_jb, int64_t fpo_je");
-    for (int m = 0; m < k->n; m++)
-        buf_printf(kb, ", int64_t fpo_ka%d, int64_t fpo_kz%d", m, m);
-    for (int h = 0; h < k->nhost; h++)
-        buf_printf(kb, ", int64_t fpo_h%d_ib, int64_t fpo_h%d_ie, int64_t fpo_h%d_jb, "
-                       "int64_t fpo_h%d_je, int64_t fpo_h%d_ka, int64_t fpo_h%d_kz",
-                   h, h, h, h, h, h);
-    buf_add(kb, ") {\n");
-    region_vars(kb, fpo_c_has_region(s));
-    used_views(kb, s, used);
-    for (int h = 0; h < k->nhost; h++) {   /* (a host's views are made inside its block) */
-        Decl *hs = u[k->n + h].st;
-        for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
-            Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
-            if (x->ax != AX_SCALAR && !hu[h][i])
-                buf_printf(kb, "    (void)fpo__h%d_v_%s;\n", h, x->name);
-        }
-    }
-    buf_add(kb, "    const int64_t i = fpo_ib + (int64_t)(blockIdx.x * blockDim.x + threadIdx.x);\n"
-                "    const int64_t j = fpo_jb + (int64_t)(blockIdx.y * blockDim.y + threadIdx.y);\n"
-                "    if (i >= fpo_ie || j >= fpo_je)\n        return;\n");
-    for (int h = 0; h < k->nhost; h++)   /* the column is in the box of the nest run inside */
-        buf_printf(kb, "    const bool fpo_h%d_at = i >= fpo_h%d_ib && i < fpo_h%d_ie && j >= fpo_h%d_jb && "
-                       "j < fpo_h%d_je;\n",
-                   h, h, h, h, h);
+}
+
+/* A walk's part of its kernel, a thread's (one level in: the kernel's body): its registers,
+ * then its intervals in turn (their bounds fpo_ka<m0 + m>, fpo_kz<m0 + m>). */
+static void walk_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, int h0, int m0) {
+    Unit *u = k->u;
+    Decl *s = u->st;
+    bool fwd = walk_forward(u);
     for (int i = 0; i < k->nwin; i++)
         for (int d = 0; d <= k->win[i].r; d++)
             buf_printf(kb, "    %s fpo_w_%s_%d = 0;\n    (void)fpo_w_%s_%d;\n",
@@ -895,24 +882,25 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
     if (k->peel && k->n > 1)
         buf_add(kb, "    int64_t fpo_last = 0;   /* the level walked last */\n");
     for (int m = 0; m < k->n; m++) {
-        buf_printf(kb, "    if (fpo_ka%d < fpo_kz%d) {   /* interval %d */\n", m, m, u[m].iv + 1);
+        int mn = m0 + m;
+        buf_printf(kb, "    if (fpo_ka%d < fpo_kz%d) {   /* interval %d */\n", mn, mn, u[m].iv + 1);
         if (k->peel && m > 0)   /* levels of the intervals before not next to its first */
             buf_printf(kb, "        if (%s != fpo_last)\n            fpo_n = 0;\n",
-                       fwd ? fpo_fmt("fpo_ka%d - 1", m) : fpo_fmt("fpo_kz%d", m));
-        buf_printf(kb, "        int64_t k = %s;\n", fwd ? fpo_fmt("fpo_ka%d", m) : fpo_fmt("fpo_kz%d - 1", m));
-        const char *ka = fpo_fmt("fpo_ka%d", m), *kz = fpo_fmt("fpo_kz%d", m);
+                       fwd ? fpo_fmt("fpo_ka%d - 1", mn) : fpo_fmt("fpo_kz%d", mn));
+        buf_printf(kb, "        int64_t k = %s;\n", fwd ? fpo_fmt("fpo_ka%d", mn) : fpo_fmt("fpo_kz%d - 1", mn));
+        const char *ka = fpo_fmt("fpo_ka%d", mn), *kz = fpo_fmt("fpo_kz%d", mn);
         walk_ahead(kb, k, fwd, ka, kz, true, 2);
-        const char *more = fwd ? fpo_fmt("k < fpo_kz%d", m) : fpo_fmt("k >= fpo_ka%d", m);
+        const char *more = fwd ? fpo_fmt("k < fpo_kz%d", mn) : fpo_fmt("k >= fpo_ka%d", mn);
         const char *step = fwd ? "k++" : "k--";
         bool peel = k->peel && unit_reads_back(k, &u[m]);
         if (k->peel && !peel)   /* (nothing read back here: the levels only counted) */
             buf_printf(kb, "        fpo_n = fpo_kz%d - fpo_ka%d < %d - fpo_n ? fpo_n + (int)(fpo_kz%d - "
-                           "fpo_ka%d) : %d;\n", m, m, k->peel, m, m, k->peel);
+                           "fpo_ka%d) : %d;\n", mn, mn, k->peel, mn, mn, k->peel);
         if (peel) {
             buf_printf(kb, "        for (; %s && fpo_n < %d; %s, fpo_n++) {   /* the first levels: "
                            "read back from memory */\n", more, k->peel, step);
-            fpo_c_point(kb, s, mem[m], 3, c->ctx, FPO_ONE_AT_A_TIME);
-            emit_hosts(c, kb, k, hb, hu, 3);
+            fpo_c_point(kb, s, w->mem[m], 3, c->ctx, FPO_ONE_AT_A_TIME);
+            emit_hosts(c, kb, k, w->hb, w->hu, h0, 3);
             walk_shift(kb, k, 3);
             walk_ahead(kb, k, fwd, ka, kz, false, 3);
             buf_add(kb, "        }\n");
@@ -920,14 +908,97 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
         if (c->unroll > 1)
             buf_printf(kb, "        FPO_UNROLL(%d)\n", c->unroll);
         buf_printf(kb, "        for (; %s; %s) {\n", more, step);
-        fpo_c_point(kb, s, reg[m], 3, c->ctx, FPO_ONE_AT_A_TIME);
-        emit_hosts(c, kb, k, hb, hu, 3);
+        fpo_c_point(kb, s, w->reg[m], 3, c->ctx, FPO_ONE_AT_A_TIME);
+        emit_hosts(c, kb, k, w->hb, w->hu, h0, 3);
         walk_shift(kb, k, 3);
         walk_ahead(kb, k, fwd, ka, kz, false, 3);
         buf_add(kb, "        }\n");
         if (k->peel && k->n > 1)
-            buf_printf(kb, "        fpo_last = %s;\n", fwd ? fpo_fmt("fpo_kz%d - 1", m) : fpo_fmt("fpo_ka%d", m));
+            buf_printf(kb, "        fpo_last = %s;\n", fwd ? fpo_fmt("fpo_kz%d - 1", mn) : fpo_fmt("fpo_ka%d", mn));
         buf_add(kb, "    }\n");
+    }
+}
+
+/* The kernel of walks k[0 .. nk) of one call (appended to c->kernels), a thread walking its
+ * column through each in turn, and its launch (to b). */
+static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, int depth) {
+    Unit *u = k[0].u;
+    Decl *s = u->st;
+    const char *name = fpo_fmt("fpo_walk%d", ++c->nwalk);
+    Buf *kb = &c->kernels;
+    unsigned char *used = fpo_new((size_t)(s->nparams + s->ntemps + 1));
+    WalkCode *w = fpo_new(sizeof(WalkCode) * (size_t)nk);
+    for (int q = 0; q < nk; q++)
+        w[q] = walk_code(c, &k[q], used);
+    buf_printf(kb, "\n/* stencil %s (%s:%d), ", s->name, fpo_loc_path(s->loc), s->loc.line);
+    for (int q = 0; q < nk; q++) {
+        if (q)
+            buf_add(kb, ";\n * then, in the same thread, ");
+        walk_comment(kb, &k[q]);
+    }
+    buf_add(kb, " */\n");
+    buf_printf(kb, "static __global__ void %s(", name);
+    for (int i = 0; i < s->nparams; i++) {
+        Var *v = s->params[i];
+        if (v->ax == AX_SCALAR)
+            buf_printf(kb, "%s %s, ", fpo_c_type(v->dt), fpo_c_name(v->name));
+        else
+            buf_printf(kb, "const fpo_field fpo__v_%s, ", v->name);
+    }
+    for (int i = 0; i < s->ntemps; i++)
+        buf_printf(kb, "const fpo_field fpo__v_%s, ", s->temps[i]->name);
+    for (int q = 0, hn = 0; q < nk; q++)
+        for (int h = 0; h < k[q].nhost; h++, hn++) {
+            Decl *hs = k[q].u[k[q].n + h].st;
+            for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
+                Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
+                if (x->ax == AX_SCALAR)
+                    buf_printf(kb, "%s fpo_h%d_%s, ", fpo_c_type(x->dt), hn, x->name);
+                else
+                    buf_printf(kb, "const fpo_field fpo__h%d_v_%s, ", hn, x->name);
+            }
+        }
+    buf_add(kb, "const fpo_domain fpo__dom, unsigned fpo_edges, int64_t fpo_ib, int64_t fpo_ie, "
+                "int64_t fpo_jb, int64_t fpo_je");
+    for (int q = 0, mn = 0; q < nk; q++)
+        for (int m = 0; m < k[q].n; m++, mn++)
+            buf_printf(kb, ", int64_t fpo_ka%d, int64_t fpo_kz%d", mn, mn);
+    for (int q = 0, hn = 0; q < nk; q++)
+        for (int h = 0; h < k[q].nhost; h++, hn++)
+            buf_printf(kb, ", int64_t fpo_h%d_ib, int64_t fpo_h%d_ie, int64_t fpo_h%d_jb, "
+                           "int64_t fpo_h%d_je, int64_t fpo_h%d_ka, int64_t fpo_h%d_kz",
+                       hn, hn, hn, hn, hn, hn);
+    buf_add(kb, ") {\n");
+    region_vars(kb, fpo_c_has_region(s));
+    used_views(kb, s, used);
+    for (int q = 0, hn = 0; q < nk; q++)   /* (a host's views are made inside its block) */
+        for (int h = 0; h < k[q].nhost; h++, hn++) {
+            Decl *hs = k[q].u[k[q].n + h].st;
+            for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
+                Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
+                if (x->ax != AX_SCALAR && !w[q].hu[h][i])
+                    buf_printf(kb, "    (void)fpo__h%d_v_%s;\n", hn, x->name);
+            }
+        }
+    buf_add(kb, "    const int64_t i = fpo_ib + (int64_t)(blockIdx.x * blockDim.x + threadIdx.x);\n"
+                "    const int64_t j = fpo_jb + (int64_t)(blockIdx.y * blockDim.y + threadIdx.y);\n"
+                "    if (i >= fpo_ie || j >= fpo_je)\n        return;\n");
+    for (int q = 0, hn = 0; q < nk; q++)   /* the column is in the box of the nest run inside */
+        for (int h = 0; h < k[q].nhost; h++, hn++)
+            buf_printf(kb, "    const bool fpo_h%d_at = i >= fpo_h%d_ib && i < fpo_h%d_ie && j >= "
+                           "fpo_h%d_jb && j < fpo_h%d_je;\n",
+                       hn, hn, hn, hn, hn);
+    for (int q = 0, h0 = 0, m0 = 0; q < nk; q++) {
+        if (nk == 1) {
+            walk_part(c, kb, &k[q], &w[q], h0, m0);
+        } else {   /* each walk's registers in a block of its own */
+            Buf part = {0};
+            walk_part(c, &part, &k[q], &w[q], h0, m0);
+            buf_printf(kb, "    {   /* computation %d */\n", k[q].u->comp + 1);
+            add_indented(kb, part.s, part.len, 1);
+            buf_add(kb, "    }\n");
+        }
+        h0 += k[q].nhost, m0 += k[q].n;
     }
     buf_add(kb, "}\n");
 
@@ -939,16 +1010,20 @@ static void emit_walk(Cu *c, Buf *b, Walk *k, int depth) {
     buf_printf(b, "FPO_LAUNCH(fpo__cu, %s, %s, (%s) - (%s), (%s) - (%s), 1, %d, %d, (",
                what(s, u->stage->loc), name, ie, ib, je, jb, CU_BX, CU_BY);
     stencil_args(c, b, u);
-    for (int h = 0; h < k->nhost; h++)
-        stencil_args(c, b, &u[k->n + h]);
+    for (int q = 0; q < nk; q++)
+        for (int h = 0; h < k[q].nhost; h++)
+            stencil_args(c, b, &k[q].u[k[q].n + h]);
     buf_printf(b, "p->dom, p->edges, %s, %s, %s, %s", ib, ie, jb, je);
-    for (int m = 0; m < k->n; m++)
-        buf_printf(b, ", %s, %s", fpo_dbound_text(u[m].box.lo[2]), fpo_dbound_text(u[m].box.hi[2]));
-    for (int h = 0; h < k->nhost; h++) {
-        SBox hx = u[k->n + h].box;
-        for (int d = 0; d < 3; d++)
-            buf_printf(b, ", %s, %s", fpo_dbound_text(hx.lo[d]), fpo_dbound_text(hx.hi[d]));
-    }
+    for (int q = 0; q < nk; q++)
+        for (int m = 0; m < k[q].n; m++)
+            buf_printf(b, ", %s, %s", fpo_dbound_text(k[q].u[m].box.lo[2]),
+                       fpo_dbound_text(k[q].u[m].box.hi[2]));
+    for (int q = 0; q < nk; q++)
+        for (int h = 0; h < k[q].nhost; h++) {
+            SBox hx = k[q].u[k[q].n + h].box;
+            for (int d = 0; d < 3; d++)
+                buf_printf(b, ", %s, %s", fpo_dbound_text(hx.lo[d]), fpo_dbound_text(hx.hi[d]));
+        }
     buf_add(b, "));\n");
 }
 
@@ -1533,23 +1608,43 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
 
 /* What runs nests u .. of a group (`left` of them): a segment of a fused group (as many
  * nests as can be one kernel), a walk (plan_walk), or the nest on its own. */
+/* The most walks one kernel runs in turn. */
+enum { WALKS_MAX = 4 };
+
 enum { PC_NEST, PC_SEG, PC_WALK };
 typedef struct Piece {
     int kind, n;
     Seg seg;
-    Walk walk;
+    Walk walk[WALKS_MAX];   /* PC_WALK: walks_join */
+    int nwalk;
 } Piece;
 
+/* The walks from nest u on that one kernel runs (into p); false where that would be the plain
+ * column kernel (one walk of one interval, nothing in registers). */
+static bool plan_walks(Cu *c, FGroup *G, Unit *g0, Unit *u, int left, Piece *p) {
+    Walk *k = p->walk;
+    if (!plan_walk(c, G, g0, u, left, &k[0]))
+        return false;
+    int n = k[0].n + k[0].nhost, nk = 1;
+    while (nk < WALKS_MAX && n < left && plan_walk(c, G, g0, u + n, left - n, &k[nk]) &&
+           walks_join(G, k, nk + 1))
+        n += k[nk].n + k[nk].nhost, nk++;
+    if (nk == 1 && k[0].n == 1 && !k[0].nhost && !k[0].nwin && !k[0].nahead)
+        return false;
+    p->kind = PC_WALK, p->n = n, p->nwalk = nk;
+    return true;
+}
+
 static Piece next_piece(Cu *c, FGroup *G, Unit *g0, Unit *u, int left) {
-    Piece p = {PC_NEST, 1, {0}, {0}};
+    Piece p = {PC_NEST, 1, {0}, {{0}}, 0};
     Seg seg;
     for (int len = 2; G->fused && len <= left && len <= c->nests; len++) {
         if (!plan_segment(c, u, len, &seg))
             break;
         p.kind = PC_SEG, p.n = len, p.seg = seg;
     }
-    if (p.kind == PC_NEST && plan_walk(c, G, g0, u, left, &p.walk))
-        p.kind = PC_WALK, p.n = p.walk.n + p.walk.nhost;
+    if (p.kind == PC_NEST)
+        plan_walks(c, G, g0, u, left, &p);
     return p;
 }
 
@@ -1574,9 +1669,10 @@ static void plan_arrays(Cu *c) {
                     if (pc.seg.shared[x] && CU_TX + m->lo[0] + m->hi[0] > c->tile_row)
                         c->tile_row = (int)(CU_TX + m->lo[0] + m->hi[0]);
                 }
-                for (int w = 0; pc.kind == PC_WALK && w < pc.walk.nwin; w++)
-                    if (pc.walk.win[w].drop)
-                        c->array[pc.walk.win[w].slot] = false;
+                for (int k = 0; pc.kind == PC_WALK && k < pc.nwalk; k++)
+                    for (int w = 0; w < pc.walk[k].nwin; w++)
+                        if (pc.walk[k].win[w].drop)
+                            c->array[pc.walk[k].win[w].slot] = false;
                 i += pc.n;
             }
         }
@@ -1594,7 +1690,7 @@ static void emit_groups(Cu *c, Buf *b, Block *bl, int gno, int depth) {
             if (pc.kind == PC_SEG)
                 emit_segment(c, b, &pc.seg, depth);
             else if (pc.kind == PC_WALK)
-                emit_walk(c, b, &pc.walk, depth);
+                emit_walks(c, b, pc.walk, pc.nwalk, depth);
             else
                 emit_nest(c, b, u + i, depth);
             i += pc.n;
@@ -1684,7 +1780,7 @@ char *fpo_cuda_summary(Ir *ir, const Build *bd) {
     Cu c = cu_new(ir, bd, bd->nvariants ? bd->variants[0] : 0);
     Sched *s = c.s;
     static const int size[] = {4, 8, 4, 1};
-    int arrays = 0, bytes = 0, all = 0, walks = 0, regs = 0;
+    int arrays = 0, bytes = 0, all = 0, walks = 0, kernels = 0, regs = 0;
     for (int x = s->nfparams; x < s->nslots; x++) {
         arrays += c.array[x];
         bytes += c.array[x] ? size[s->slots[x]->dt] : 0;
@@ -1696,17 +1792,18 @@ char *fpo_cuda_summary(Ir *ir, const Build *bd) {
             for (int i = 0; i < G->count;) {
                 Piece pc = next_piece(&c, G, &s->blocks[k].u[G->first], &s->blocks[k].u[G->first + i],
                                       G->count - i);
-                walks += pc.kind == PC_WALK;
-                regs += pc.kind == PC_WALK ? pc.walk.nwin : 0;
+                kernels += pc.kind == PC_WALK;
+                for (int w = 0; pc.kind == PC_WALK && w < pc.nwalk; w++)
+                    walks++, regs += pc.walk[w].nwin;
                 i += pc.n;
             }
         }
     return fpo_fmt("fpo-gen: %s (%s, cuda): %d temporaries: %d arrays in the device pool (%d B per "
                    "point; every temporary: %d B), %d in shared memory or registers only; %d column "
-                   "walk%s, %d value%s kept in registers from level to level\n",
+                   "walk%s in %d kernel%s, %d value%s kept in registers from level to level\n",
                    ir->name, s->fused ? "fused" : "unfused", s->nslots - s->nfparams, arrays,
                    bytes, all, s->nslots - s->nfparams - arrays, walks, walks == 1 ? "" : "s",
-                   regs, regs == 1 ? "" : "s");
+                   kernels, kernels == 1 ? "" : "s", regs, regs == 1 ? "" : "s");
 }
 
 /* One variant's .cu source. */

@@ -8,6 +8,9 @@
 #   the fluxes and diffuse; update) and 3 in `all` (edges_x and edges_y after the fluxes).
 # - empty nests: the unfused chain launches 11 kernels a run in the interior variant, where
 #   edges_x and edges_y have no statement, and 13 in `all`.
+# - walks: the chain's tridiagonal solve (FORWARD, then BACKWARD with the clip inside) is one
+#   kernel, the chain two launches in all; walks.fpo's `sweeps` (up, down, up) one kernel and
+#   `across` (its computations not one column group) two.
 file(REMOVE_RECURSE "${DIR}")
 function(gen out)
   execute_process(COMMAND "${GEN}" --backend c --backend cuda -o "${DIR}/${out}" ${ARGN}
@@ -61,6 +64,19 @@ if(NOT interior EQUAL 2 OR NOT all EQUAL 3)
                       "expected 2 and 3")
 endif()
 
+count("${chain}" "FPO_LAUNCH(_TILES)?\\(" launches)
+count("${chain}" "static __global__ void fpo_walk" walks)
+if(NOT launches EQUAL 2 OR NOT walks EQUAL 1)
+  message(FATAL_ERROR "chain: ${launches} launches, ${walks} walk kernels; expected 2 and 1")
+endif()
+gen(walks --layouts 1x1 "${SRC}/tests/programs/walks.fpo")
+file(READ "${DIR}/walks/walks.all.cu" walks_cu)
+count("${walks_cu}" "FPO_LAUNCH\\(fpo__cu, \"stencil sweeps" sweeps)
+count("${walks_cu}" "FPO_LAUNCH\\(fpo__cu, \"stencil across" across)
+if(NOT sweeps EQUAL 1 OR NOT across EQUAL 2)
+  message(FATAL_ERROR "walks.fpo: sweeps ${sweeps} kernels, across ${across}; expected 1 and 2")
+endif()
+
 gen(checked --instrument nan --program sw_step "${SRC}/example_model/sw/step.fpo")
 file(READ "${DIR}/checked/sw_step.interior.cu" checked)
 count("${checked}" "fpo_cuda_stretch" s)
@@ -79,4 +95,4 @@ if(NOT interior EQUAL 11 OR NOT all EQUAL 13 OR NOT dropped EQUAL 2)
                       "nests dropped), ${all} in all; expected 11 (2), 13")
 endif()
 message(STATUS "kernels: sw_step 8 graphs, its damping plain; the chain one graph, 2 and 3 "
-               "barriers; unfused 11 and 13 launches")
+               "barriers, one walk kernel; unfused 11 and 13 launches")
