@@ -10,6 +10,7 @@
 #include "fpo_cuda.h"
 
 #ifdef FPO_CUDA_EMULATE
+#include <stdio.h>
 #include <stdlib.h>
 typedef struct fpo_dim3_ {
     unsigned x, y, z;
@@ -17,7 +18,14 @@ typedef struct fpo_dim3_ {
 static fpo_dim3_ threadIdx, blockIdx, blockDim, gridDim;
 #define __global__ __attribute__((unused))
 #define __shared__ static
-#define __syncthreads() ((void)0)
+/* A segment kernel's phases run one after another with a barrier between each two, also
+ * between a level's last phase and the next level's first (CUDA_LEVELS): a phase that begins
+ * with no barrier since this block's phase before stops the emulation (fpo_emu_phase_start_),
+ * so a barrier the generator left out fails the tests, not only a nest put in the wrong
+ * phase. */
+static int fpo_emu_phased_;   /* a phase of the block ran */
+static int fpo_emu_synced_;   /* a barrier since */
+#define __syncthreads() ((void)(fpo_emu_synced_ = 1))
 #define FPO_TILE_THREADS 256
 #define FPO_TILE_THREADS_(n) (n)
 #define FPO_TILE_BLOCK_(n) 1   /* a segment kernel runs its threads itself, FPO_PHASE_ */
@@ -47,7 +55,17 @@ static inline __attribute__((unused)) int fpo_emu_phase_(unsigned *t, unsigned n
     threadIdx.x = fpo_emu_block_((*t)++, n);
     return 1;
 }
-#define FPO_PHASE_(n) for (unsigned fpo_th_ = 0; fpo_emu_phase_(&fpo_th_, (unsigned)(n));)
+static inline __attribute__((unused)) unsigned fpo_emu_phase_start_(void) {
+    if (fpo_emu_phased_ && !fpo_emu_synced_) {
+        fprintf(stderr, "fpo cuda emulation: a segment kernel's phase began with no barrier "
+                        "(__syncthreads) since the phase before\n");
+        abort();
+    }
+    fpo_emu_phased_ = 1, fpo_emu_synced_ = 0;
+    return 0;
+}
+#define FPO_PHASE_(n)                                                                         \
+    for (unsigned fpo_th_ = fpo_emu_phase_start_(); fpo_emu_phase_(&fpo_th_, (unsigned)(n));)
 #define FPO_LAUNCH_(kern, gx, gy, gz, bx, by, stream, args)                                   \
     do {                                                                                      \
         (void)(stream);                                                                       \
@@ -60,6 +78,7 @@ static inline __attribute__((unused)) int fpo_emu_phase_(unsigned *t, unsigned n
                     blockIdx.z = fpo_emu_block_(z_, gridDim.z);                               \
                     blockIdx.y = fpo_emu_block_(y_, gridDim.y);                               \
                     blockIdx.x = fpo_emu_block_(x_, gridDim.x);                               \
+                    fpo_emu_phased_ = 0;                                                      \
                     for (threadIdx.y = 0; threadIdx.y < blockDim.y; threadIdx.y++)            \
                         for (threadIdx.x = 0; threadIdx.x < blockDim.x; threadIdx.x++)        \
                             kern args;                                                        \
