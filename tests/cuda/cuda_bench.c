@@ -3,7 +3,8 @@
  * unfused (chain_ref, tp_ref: a kernel a loop nest), against the C back end (fused) on all of
  * this machine's cores (OpenMP); their bandwidth against the device's triad measured here;
  * the host time of one run (a replay of its CUDA graph). Fails only when the back ends give
- * different bits. Usage: fpo_cuda_bench [N [NZ [RUNS]]]. */
+ * different bits. Usage: fpo_cuda_bench [N [NZ [RUNS [STEP]]]]; STEP `chain` or `tp_step` runs
+ * that step only (a profiler's launches then all go to it). */
 #include "chain_ref.h"
 #include "chain_step.h"
 #include "tp_ref.h"
@@ -79,6 +80,7 @@ static fpo_field f2(double *d, int n, fpo_space s) {
 int main(int argc, char **argv) {
     int n = argc > 1 ? atoi(argv[1]) : 192, nz = argc > 2 ? atoi(argv[2]) : 80;
     int runs = argc > 3 ? atoi(argv[3]) : 20;
+    const char *only = argc > 4 ? argv[4] : "";
     size_t n3 = (size_t)(n + 2 * H) * (size_t)(n + 2 * H) * (size_t)nz;
     size_t n2 = (size_t)(n + 2 * H) * (size_t)(n + 2 * H);
     struct cudaDeviceProp prop;
@@ -92,13 +94,15 @@ int main(int argc, char **argv) {
            prop.multiProcessorCount, threads);
     printf("domain %d x %d x %d (halo %d), %d runs a round, best of 3 rounds\n", n, n, nz, H, runs);
     printf("device triad: %.0f GB/s\n", triad / 1e9);
+    if (*only)
+        printf("STEP: %s only\n", only);
     int bad = 0;
     fpo_domain dom = fpo_domain_local(n, n, nz);
     fpo_error err;
     fpo_options oc = {.backend = "c"}, og = {.backend = "cuda"};
 
     /* the chain step */
-    {
+    if (!*only || !strcmp(only, "chain")) {
         Arr q = arr(n3, 0, 0.5, 1.0), u = arr(n3, 1, -1.0, 2.0), v = arr(n3, 2, -1.0, 2.0),
             delp = arr(n3, 3, 1.0, 1.0), out = arr(n3, 4, 0.0, 1.0);
         chain_step_fields hf = {f3(q.host, n, nz, FPO_HOST), f3(u.host, n, nz, FPO_HOST),
@@ -141,7 +145,7 @@ int main(int argc, char **argv) {
         chain_ref_close(pu);
     }
     /* the transport step */
-    {
+    if (!*only || !strcmp(only, "tp_step")) {
         Arr a3[6], a2[4];
         for (int a = 0; a < 6; a++)
             a3[a] = a < 2 ? arr(n3, 10 + a, 1.0, 1.0) : arr(n3, 10 + a, -0.4, 0.8);

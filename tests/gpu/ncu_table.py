@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """ncu_table.py: takes the CSV of `ncu --csv --metrics ...` (tests/gpu/run-on-device.sh), gives
 one line per kernel: launches, mean time, DRAM bytes and bandwidth, registers, warps active,
-and where measured the warp instructions issued (millions) and the busiest of the SM's units
-and of L1 / shared memory, in per cent of their peak (an SM% near 100 says issue-bound)."""
+and where measured the warp instructions issued (millions), the busiest of the SM's units
+and of L1 / shared memory, in per cent of their peak (an SM% near 100 says issue-bound), and
+the share of L2 sectors that hit (L2hit%)."""
 import csv
 import sys
 from collections import defaultdict
@@ -21,7 +22,7 @@ for r in csv.DictReader(lines):
         pass
 total = 0.0
 print(f"{'kernel':40s} {'n':>4s} {'us':>9s} {'MB':>9s} {'GB/s':>7s} {'regs':>5s} {'warps%':>7s} "
-      f"{'Minst':>7s} {'SM%':>5s} {'L1%':>5s}")
+      f"{'Minst':>7s} {'SM%':>5s} {'L1%':>5s} {'L2hit%':>6s}")
 for k in order:
     m = rows[k]
     t = m.get("gpu__time_duration.sum", [0])
@@ -40,5 +41,6 @@ for k in order:
     print(f"{k[:40]:40s} {n:4d} {us:9.1f} {mb:9.2f} {mb / us * 1e3 if us else 0:7.0f} "
           f"{regs:5.0f} {sum(w) / len(w):7.1f} {mean('sm__inst_executed.sum', 1e-6):>7s} "
           f"{mean('sm__throughput.avg.pct_of_peak_sustained_elapsed'):>5s} "
-          f"{mean('l1tex__throughput.avg.pct_of_peak_sustained_elapsed'):>5s}")
+          f"{mean('l1tex__throughput.avg.pct_of_peak_sustained_elapsed'):>5s} "
+          f"{mean('lts__t_sector_hit_rate.pct'):>6s}")
 print(f"sum of the kernels' mean times: {total:.1f} us")
