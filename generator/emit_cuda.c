@@ -17,12 +17,14 @@
 enum { CU_BX = 32, CU_BY = 8 };
 /* A segment kernel's threads a block, unless --cuda-threads says (FPO_TILE_THREADS). */
 enum { CU_THREADS = 256 };
-/* A segment kernel's tile: TX points along I, TY along J (CU_TY or less: --cuda-rows), its
- * shared memory at most CU_SHARED bytes (a block's static limit), run by the block's threads in
- * turn. A nest computes its part of the tile widened by what later nests read of it: a segment
- * is taken only while the points its nests compute stay within CU_WORK times the tile's (each
- * extra point is work the unfused form does not do). */
-enum { CU_TX = 64, CU_TY = 16, CU_SHARED = 48 * 1024 };
+/* A segment kernel's tile: TX points along I, TY along J (at most CU_TY: --cuda-rows, 16 by
+ * default), its shared memory within --cuda-shared (48 KiB by default), run by the block's
+ * threads in turn. Shared tiles over CU_STATIC bytes, what a block has without asking, are
+ * carved from dynamic shared memory that the launch asks for. A nest computes its part of the
+ * tile widened by what later nests read of it: a segment is taken only while the points its
+ * nests compute stay within CU_WORK times the tile's (each extra point is work the unfused
+ * form does not do). */
+enum { CU_TX = 64, CU_TY = 32, CU_STATIC = 48 * 1024 };
 #define CU_WORK 1.5
 
 typedef struct Cu {
@@ -40,6 +42,9 @@ typedef struct Cu {
     int levels;        /* levels a thread of a nest kernel computes (--cuda-levels) */
     int threads;       /* a segment kernel's threads (--cuda-threads) */
     int rows;          /* the most rows of a segment kernel's tile (--cuda-rows) */
+    int shared;        /* the most shared memory of a segment kernel's block, bytes
+                        * (--cuda-shared) */
+    int dyn_shared;    /* the most dynamic shared memory a segment kernel asks for (plan_arrays) */
     int unroll;        /* a column kernel's walk (levels) and a segment nest's loop over its
                         * points, unrolled (--cuda-unroll) */
     bool stretches;    /* a run with exchanges or callbacks: its blocks' kernels as graphs */
@@ -1043,6 +1048,7 @@ typedef struct Seg {
     int *first_w;       /* per slot: the first nest writing it (-1: none) */
     bool *global_w;     /* per slot: written back to its array (used outside the segment) */
     int ty;             /* the tile's rows */
+    int bytes;          /* its shared tiles' bytes (each rounded up to 16) */
 } Seg;
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -1079,6 +1085,15 @@ static bool reads_old(Acc *a) {
     return false;
 }
 
+/* The bytes of slot x's shared tile in a tile of ty rows, rounded up to 16 (the tiles of a
+ * kernel's dynamic shared memory start at 16-byte offsets). */
+static size_t tile_bytes(Seg *g, int x, int ty, DType dt) {
+    size_t b = (size_t)((CU_TX + g->sm[x].lo[0] + g->sm[x].hi[0]) *
+                        (ty + g->sm[x].lo[1] + g->sm[x].hi[1])) *
+               (dt == DT_F64 ? 8u : 4u);
+    return (b + 15) / 16 * 16;
+}
+
 /* Plan units [u, u + n) of a fused group as one kernel; false where they cannot be one: a
  * value read at a point another block would write in the same launch, a value read that no
  * nest of the segment computed before, K ranges that differ, or too little shared memory. */
@@ -1087,7 +1102,7 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g) {
     int ns = s->nslots;
     *g = (Seg){u, n, fpo_new(sizeof(Margin) * (size_t)n), fpo_new(sizeof(bool) * (size_t)ns),
                fpo_new(sizeof(Margin) * (size_t)ns), fpo_new(sizeof(int) * (size_t)ns),
-               fpo_new(sizeof(bool) * (size_t)ns), CU_TY};
+               fpo_new(sizeof(bool) * (size_t)ns), CU_TY, 0};
     for (int i = 1; i < n; i++)
         if (!fpo_dbound_eq(u[i].box.lo[2], u[0].box.lo[2]) ||
             !fpo_dbound_eq(u[i].box.hi[2], u[0].box.hi[2]))
@@ -1180,16 +1195,14 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g) {
         size_t bytes = 0;
         for (int x = 0; x < ns; x++)
             if (g->shared[x])
-                bytes += (size_t)((CU_TX + g->sm[x].lo[0] + g->sm[x].hi[0]) *
-                                  (ty + g->sm[x].lo[1] + g->sm[x].hi[1])) *
-                         (s->slots[x]->dt == DT_F64 ? 8u : 4u);
+                bytes += tile_bytes(g, x, ty, s->slots[x]->dt);
         double work = 0;
         for (int i = 0; i < n; i++)
             work += (double)((CU_TX + g->m[i].lo[0] + g->m[i].hi[0]) *
                              (ty + g->m[i].lo[1] + g->m[i].hi[1])) /
                     (double)(CU_TX * ty * n);
-        if (bytes <= CU_SHARED && (!best || work < best))
-            best = work, g->ty = ty;
+        if (bytes <= (size_t)c->shared && (!best || work < best))
+            best = work, g->ty = ty, g->bytes = (int)bytes;
     }
     return best && best <= CU_WORK;
 }
@@ -1247,12 +1260,19 @@ static bool seg_only(Cu *c, Seg *g, int x) {
 }
 
 /* Slot x's shared tile in the segment's kernel, where it has one. */
-static void shared_tile(Buf *k, Seg *g, int x, const char *t) {
+static void shared_tile(Buf *k, Seg *g, int x, DType dt, int *off) {
+    const char *t = fpo_c_type(dt);
     if (!g->shared[x])
         return;
     Margin *m = &g->sm[x];
     int64_t w = CU_TX + m->lo[0] + m->hi[0], h = g->ty + m->lo[1] + m->hi[1];
-    buf_printf(k, "    __shared__ %s fpo_sh%d[%lld];\n", t, x, (long long)(w * h));
+    if (g->bytes > CU_STATIC) {   /* carved from the block's dynamic shared memory */
+        buf_printf(k, "    %s *const fpo_sh%d = (%s *)(fpo_dsh_ + %d);   /* %lld elements */\n",
+                   t, x, t, *off, (long long)(w * h));
+        *off += (int)tile_bytes(g, x, g->ty, dt);
+    } else {
+        buf_printf(k, "    __shared__ %s fpo_sh%d[%lld];\n", t, x, (long long)(w * h));
+    }
     buf_printf(k, "    const int fpo_ssj%d = %lld;\n", x, (long long)w);
     buf_printf(k, "    %s *const fpo_sv%d = fpo_sh%d - ((fpo_ti0 - %lld) + (fpo_tj0 - %lld) * "
                   "fpo_ssj%d);\n",
@@ -1422,6 +1442,11 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     else
         buf_add(k, "    const int64_t k = fpo_ka + (int64_t)blockIdx.z;\n    (void)k;\n");
     buf_printf(k, "    const int fpo_nt = FPO_TILE_THREADS_(%d);   /* blockDim.x */\n", c->threads);
+    int off = 0;   /* the next shared tile's offset in the dynamic shared memory */
+    if (g->bytes > CU_STATIC)
+        buf_printf(k, "    FPO_DYNAMIC_SHARED_(fpo_dsh_, %d);   /* the shared tiles, %d bytes "
+                      "(asked for at launch) */\n",
+                   g->bytes, g->bytes);
     Buf level = {0};   /* (L > 1) each array's view at the level computed, at each level */
     for (int x = 0; x < s->nslots; x++) {
         if (!touched[x])
@@ -1434,7 +1459,7 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
                                 : "");
         if (!c->array[x]) {   /* (its fpo_field has no data) */
             buf_printf(k, "    (void)fpo__f%d;   /* no array on the device */\n", x);
-            shared_tile(k, g, x, t);
+            shared_tile(k, g, x, v->dt, &off);
             continue;
         }
         /* a level's offsets in 32 bits (open checks they fit: fpo_field_check_offsets32), from
@@ -1457,7 +1482,7 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
                        v->ax == AX_IJ ? "" : fpo_fmt(" + k * fpo_gsk%d", x));
             buf_printf(k, "    FPO_OPAQUE_GLOBAL(fpo_g%d);\n", x);
         }
-        shared_tile(k, g, x, t);
+        shared_tile(k, g, x, v->dt, &off);
     }
     /* each nest's text, then the phases they run in */
     Buf *nests = fpo_new(sizeof(Buf) * (size_t)g->n);
@@ -1583,10 +1608,13 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     const char *nk = L > 1 ? fpo_fmt("((%s) - (%s) + %d) / %d", kz, ka, L - 1, L)
                            : fpo_fmt("(%s) - (%s)", kz, ka);
     c->nlaunch++;
+    const char *form = g->bytes > CU_STATIC ? "_SHARED" : c->threads != CU_THREADS ? "_N" : "";
     buf_printf(b, "FPO_LAUNCH_TILES%s(fpo__cu, %s, %s, fpo_tiles_(fpo_i0, fpo_i1, %d), "
                   "fpo_tiles_(fpo_j0, fpo_j1, %d), %s, %s(",
-               c->threads != CU_THREADS ? "_N" : "", what(g->u[0].st, g->u[0].stage->loc), name,
-               CU_TX, g->ty, nk, c->threads != CU_THREADS ? fpo_fmt("%d, ", c->threads) : "");
+               form, what(g->u[0].st, g->u[0].stage->loc), name, CU_TX, g->ty, nk,
+               g->bytes > CU_STATIC ? fpo_fmt("%d, %d, ", c->threads, g->bytes)
+               : c->threads != CU_THREADS ? fpo_fmt("%d, ", c->threads)
+                                          : "");
     for (int x = 0; x < s->nslots; x++)
         if (touched[x])
             buf_printf(b, "%s, ", slot_field(s, x));
@@ -1662,6 +1690,8 @@ static void plan_arrays(Cu *c) {
             Unit *u = &s->blocks[k].u[G->first];
             for (int i = 0; i < G->count;) {
                 Piece pc = next_piece(c, G, u, u + i, G->count - i);
+                if (pc.kind == PC_SEG && pc.seg.bytes > CU_STATIC && pc.seg.bytes > c->dyn_shared)
+                    c->dyn_shared = pc.seg.bytes;
                 for (int x = 0; pc.kind == PC_SEG && x < s->nslots; x++) {
                     if (seg_only(c, &pc.seg, x))
                         c->array[x] = false;
@@ -1747,24 +1777,31 @@ static const char *unsupported(Ir *ir, const Build *bd, const Sched *s) {
 
 /* The state of emission for the variant of class `edges`, its arrays planned. */
 static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
-    Cu c = {ir, bd->sched, fpo_c_ctx(ir, edges), {0}, NULL, 0, 0, 0, NULL, 0, bd->cuda_nests,
-            bd->cuda_levels > 1 ? bd->cuda_levels : 1,
-            bd->cuda_threads ? bd->cuda_threads : CU_THREADS,
-            bd->cuda_rows > 0 && bd->cuda_rows < CU_TY ? bd->cuda_rows : CU_TY,
-            bd->cuda_unroll > 1 ? bd->cuda_unroll : 1, false, 0, 0};
+    Cu c = {.ir = ir, .s = bd->sched, .ctx = fpo_c_ctx(ir, edges), .nests = bd->cuda_nests,
+            .levels = bd->cuda_levels > 1 ? bd->cuda_levels : 1,
+            .threads = bd->cuda_threads ? bd->cuda_threads : CU_THREADS,
+            .rows = bd->cuda_rows > 0 && bd->cuda_rows < CU_TY ? bd->cuda_rows : CU_TY,
+            .shared = (bd->cuda_shared > 0 ? bd->cuda_shared : 48) * 1024,
+            .unroll = bd->cuda_unroll > 1 ? bd->cuda_unroll : 1};
     plan_arrays(&c);
     return c;
 }
 
 /* The tables open reads (templates/program.c.in): per temporary, in slot order, whether the
- * device pool holds an array of it (one more entry ends it); and the widest row of a shared
- * tile, whose offsets (i + j * row, 32-bit, absolute i and j) open checks as a field's. */
+ * device pool holds an array of it (one more entry ends it); the widest row of a shared tile,
+ * whose offsets (i + j * row, 32-bit, absolute i and j) open checks as a field's; the most
+ * dynamic shared memory a block asks for, which open checks the device has. */
 static void arrays_table(Buf *b, Ir *ir, Cu *c) {
     Sched *s = c->s;
     buf_printf(b, "\n/* The widest row of a segment's shared tile, elements (0: no shared tile). */\n"
                   "#ifdef __cplusplus\nextern \"C\"\n#endif\n"
                   "const int64_t %s__cuda_tile_row_ = %d;\n",
                ir->name, c->tile_row);
+    buf_printf(b, "\n/* The most dynamic shared memory a segment kernel's block asks for, bytes (0: "
+                  "none; --cuda-shared);\n * open refuses a device that has less. */\n"
+                  "#ifdef __cplusplus\nextern \"C\"\n#endif\n"
+                  "const int %s__cuda_shared_ = %d;\n",
+               ir->name, c->dyn_shared);
     buf_printf(b, "\n/* The temporaries with an array in the device pool (1), and those the kernels "
                   "keep in shared\n * memory or registers only (0), in slot order; open reads it. */\n"
                   "#ifdef __cplusplus\nextern \"C\"\n#endif\n"

@@ -489,6 +489,8 @@ typedef struct Build {
     int cuda_threads;           /* a CUDA segment kernel's threads a block (256) */
     int cuda_unroll;            /* a CUDA column kernel's walk, levels unrolled (1: none) */
     int cuda_rows;              /* the most rows of a CUDA segment kernel's tile (16) */
+    int cuda_shared;            /* the most shared memory of a CUDA segment kernel's block, KiB
+                                 * (48: what a block has without asking) */
     char **backends;
     int nbackends;
     char **frontdoors;          /* languages besides C the program is called from: "fortran",

@@ -34,7 +34,9 @@ static const char usage[] =
     "  --cuda-unroll N      CUDA column walks and segment point loops unrolled N times\n"
     "                       (default 1; 1 to 16)\n"
     "  --cuda-rows N        the most rows of a CUDA segment kernel's tile of 64 points a row\n"
-    "                       (default 16; 1, 2, 4, 8 or 16)\n"
+    "                       (default 16; 1, 2, 4, 8, 16 or 32)\n"
+    "  --cuda-shared KB     the most shared memory a CUDA segment kernel's block takes, in KiB\n"
+    "                       (default 48; 16 to 227: over 48 asks for it at launch)\n"
     "  --plan FILE          write the outputs, inputs and build report (CMake syntax) and stop\n"
     "  --depfile FILE       write a Makefile-style depfile: every output depends on every input read\n"
     "  --prefix-map OLD=NEW write source paths that start with OLD as NEW and the rest (in #line,\n"
@@ -56,7 +58,7 @@ static const char usage[] =
 
 typedef struct Options {
     const char *program, *outdir, *backend, *plan, *depfile, *emit_ir, *from_ir, *layouts, *halo;
-    const char *cuda_nests, *cuda_levels, *cuda_threads, *cuda_unroll, *cuda_rows;
+    const char *cuda_nests, *cuda_levels, *cuda_threads, *cuda_unroll, *cuda_rows, *cuda_shared;
     char **backends;
     int nbackends;
     const char *frontdoor;
@@ -205,6 +207,8 @@ static int parse_args(int argc, char **argv, Options *o) {
             slot = &o->cuda_unroll;
         else if (!strcmp(a, "--cuda-rows"))
             slot = &o->cuda_rows;
+        else if (!strcmp(a, "--cuda-shared"))
+            slot = &o->cuda_shared;
         else if (!strcmp(a, "--plan"))
             slot = &o->plan;
         else if (!strcmp(a, "--depfile"))
@@ -385,16 +389,18 @@ static int build_options(Options *o, Build *b) {
     b->cuda_threads = 256;
     b->cuda_unroll = 1;
     b->cuda_rows = 16;
+    b->cuda_shared = 48;
     if (count_option(o->cuda_nests, "--cuda-nests", 1, 1000, 1, &b->cuda_nests) ||
         count_option(o->cuda_levels, "--cuda-levels", 1, 16, 1, &b->cuda_levels) ||
         count_option(o->cuda_threads, "--cuda-threads", 64, 1024, 32, &b->cuda_threads) ||
-        count_option(o->cuda_unroll, "--cuda-unroll", 1, 16, 1, &b->cuda_unroll))
+        count_option(o->cuda_unroll, "--cuda-unroll", 1, 16, 1, &b->cuda_unroll) ||
+        count_option(o->cuda_shared, "--cuda-shared", 16, 227, 1, &b->cuda_shared))
         return 2;
-    if (o->cuda_rows) {   /* the tile's rows halve from 16 (emit_cuda's plan_segment) */
+    if (o->cuda_rows) {   /* the tile's rows halve from the most (emit_cuda's plan_segment) */
         char *end;
         long r = strtol(o->cuda_rows, &end, 10);
-        if (*end || r < 1 || r > 16 || (r & (r - 1)))
-            return usage_error("--cuda-rows '%s': expected 1, 2, 4, 8 or 16", o->cuda_rows);
+        if (*end || r < 1 || r > 32 || (r & (r - 1)))
+            return usage_error("--cuda-rows '%s': expected 1, 2, 4, 8, 16 or 32", o->cuda_rows);
         b->cuda_rows = (int)r;
     }
     if (o->halo) {

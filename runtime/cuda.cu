@@ -21,7 +21,8 @@ struct fpo_cuda {
     unsigned long long *found; /* --instrument: fpo_cuda_find's answer on the device */
 };
 
-extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, fpo_error *err) {
+extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared,
+                                     fpo_error *err) {
     *out = NULL;
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
@@ -31,6 +32,19 @@ extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, fpo_err
                         "%s: the CUDA back end needs a CUDA device, and none can be used here "
                         "(%s); run the C back end (fpo_options.backend \"c\", or FPO_BACKEND=c)",
                         program, e != cudaSuccess ? cudaGetErrorString(e) : "no device found");
+    }
+    int dev = 0, most = 0;
+    if (shared > 0 && (cudaGetDevice(&dev) != cudaSuccess ||
+                       cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                              dev) != cudaSuccess ||
+                       most < shared)) {
+        cudaGetLastError();
+        return fpo_fail(err, FPO_EMISMATCH,
+                        "%s: its CUDA segment kernels ask for %d bytes of shared memory a block "
+                        "(fpo_add_program's CUDA_SHARED, fpo-gen --cuda-shared), and device %d "
+                        "gives a block at most %d; build it with a smaller CUDA_SHARED, or run "
+                        "the C back end",
+                        program, shared, dev, most);
     }
     fpo_cuda *c = (fpo_cuda *)calloc(1, sizeof *c);
     if (!c)

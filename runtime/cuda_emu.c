@@ -10,7 +10,8 @@ struct fpo_cuda {
     void *pool;
 };
 
-fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, fpo_error *err) {
+fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared, fpo_error *err) {
+    (void)shared;   /* (the emulated kernels' shared memory is static storage) */
     *out = calloc(1, sizeof **out);
     return *out ? FPO_OK : fpo_fail(err, FPO_ENOMEM, "%s_open: out of memory", program);
 }

@@ -15,8 +15,9 @@ extern "C" {
 typedef struct fpo_cuda fpo_cuda;
 
 /* A program's device state on the current device: refused (FPO_EMISMATCH) where no CUDA
- * device can be used, naming the reason. */
-fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, fpo_error *err);
+ * device can be used, naming the reason, or where a block of the program's kernels asks for
+ * more dynamic shared memory (`shared` bytes, 0: none) than the device gives one. */
+fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared, fpo_error *err);
 /* Frees the pool, the graph and the stream; NULL is allowed. */
 void fpo_cuda_close(fpo_cuda *c);
 

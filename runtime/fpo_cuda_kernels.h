@@ -84,6 +84,10 @@ static inline __attribute__((unused)) unsigned fpo_emu_phase_start_(void) {
                             kern args;                                                        \
                 }                                                                             \
     } while (0)
+/* A segment kernel's dynamic shared memory (static storage here) and its launch. */
+#define FPO_DYNAMIC_SHARED_(name, bytes) static unsigned char name[bytes] __attribute__((aligned(16)))
+#define FPO_LAUNCH_SHARED_(kern, gx, gy, gz, bx, by, bytes, stream, args)                    \
+    FPO_LAUNCH_(kern, gx, gy, gz, bx, by, stream, args)
 #else
 #include <cuda_runtime.h>
 /* C99's restrict, as CUDA C++ spells it (the kernels share emit_c.c's field setup). */
@@ -110,6 +114,17 @@ static inline __attribute__((unused)) unsigned fpo_emu_phase_start_(void) {
     } while (0)
 #define FPO_LAUNCH_(kern, gx, gy, gz, bx, by, stream, args)                                   \
     kern<<<dim3((gx), (gy), (gz)), dim3((bx), (by), 1), 0, (cudaStream_t)(stream)>>> args
+/* A segment kernel's shared tiles past the 48 KB a block has without asking: `bytes` of
+ * dynamic shared memory, asked for at each launch (the kernel's limit raised first; open
+ * checked that the device has them, fpo_cuda_open). */
+#define FPO_DYNAMIC_SHARED_(name, bytes) extern __shared__ __align__(16) unsigned char name[]
+#define FPO_LAUNCH_SHARED_(kern, gx, gy, gz, bx, by, bytes, stream, args)                    \
+    do {                                                                                      \
+        cudaFuncSetAttribute((const void *)(kern), cudaFuncAttributeMaxDynamicSharedMemorySize, \
+                             (bytes));                                                        \
+        kern<<<dim3((gx), (gy), (gz)), dim3((bx), (by), 1), (bytes), (cudaStream_t)(stream)>>> \
+            args;                                                                             \
+    } while (0)
 #endif
 
 /* After each launch: nothing, or (--instrument cuda-check, defined by the generated source)
@@ -119,7 +134,8 @@ static inline __attribute__((unused)) unsigned fpo_emu_phase_start_(void) {
 #endif
 
 /* Launch a segment kernel (emit_cuda.c): a block of FPO_TILE_THREADS threads a tile, ntx x nty
- * tiles on nk levels; FPO_LAUNCH_TILES_N, a block of n threads. */
+ * tiles on nk levels; FPO_LAUNCH_TILES_N, a block of n threads; FPO_LAUNCH_TILES_SHARED, and
+ * `bytes` of dynamic shared memory. */
 #define FPO_LAUNCH_TILES(c, what, kern, ntx, nty, nk, args)                                   \
     FPO_LAUNCH_TILES_N(c, what, kern, ntx, nty, nk, FPO_TILE_THREADS, args)
 #define FPO_LAUNCH_TILES_N(c, what, kern, ntx, nty, nk, n, args)                              \
@@ -127,6 +143,16 @@ static inline __attribute__((unused)) unsigned fpo_emu_phase_start_(void) {
         if ((ntx) > 0 && (nty) > 0 && (nk) > 0) {                                             \
             FPO_LAUNCH_(kern, (unsigned)(ntx), (unsigned)(nty), (unsigned)(nk),               \
                         FPO_TILE_BLOCK_(n), 1, fpo_cuda_stream(c), args);                     \
+            fpo_cuda_launched((c), (what));                                                   \
+            FPO_AFTER_LAUNCH_((c), (what));                                                   \
+        }                                                                                     \
+    } while (0)
+
+#define FPO_LAUNCH_TILES_SHARED(c, what, kern, ntx, nty, nk, n, bytes, args)                \
+    do {                                                                                      \
+        if ((ntx) > 0 && (nty) > 0 && (nk) > 0) {                                             \
+            FPO_LAUNCH_SHARED_(kern, (unsigned)(ntx), (unsigned)(nty), (unsigned)(nk),        \
+                               FPO_TILE_BLOCK_(n), 1, (bytes), fpo_cuda_stream(c), args);     \
             fpo_cuda_launched((c), (what));                                                   \
             FPO_AFTER_LAUNCH_((c), (what));                                                   \
         }                                                                                     \
