@@ -80,6 +80,16 @@ static void written(Node *n, Var ***w, int *nw) {
     }
 }
 
+/* A register of a kernel, as a scalar variable the statements can name. */
+static Var *scalar_var(char *name, DType dt) {
+    Var *s = fpo_new(sizeof *s);
+    s->name = name;
+    s->kind = VK_PARAM;
+    s->dt = dt;
+    s->ax = AX_SCALAR;
+    return s;
+}
+
 /* A FORWARD or BACKWARD interval runs as one kernel, a thread walking each column's levels,
  * when it is one group whose points read nothing the interval writes at other columns (a
  * column's levels then depend on that column alone). */
@@ -516,14 +526,8 @@ static bool walk_window(Cu *c, Walk *k, Var *v, Win *w) {
     if (!r && !late0 && !drop)
         return false;
     *w = (Win){v, x, r, drop, fpo_new(sizeof(Var *) * (size_t)(r + 1))};
-    for (int d = 0; d <= r; d++) {
-        Var *s = fpo_new(sizeof *s);
-        s->name = fpo_fmt("fpo_w_%s_%d", v->name, d);
-        s->kind = VK_PARAM;
-        s->dt = v->dt;
-        s->ax = AX_SCALAR;
-        w->w[d] = s;
-    }
+    for (int d = 0; d <= r; d++)
+        w->w[d] = scalar_var(fpo_fmt("fpo_w_%s_%d", v->name, d), v->dt);
     return true;
 }
 
@@ -556,14 +560,8 @@ static void plan_ahead(Cu *c, Walk *k) {
         if (!walk_reads_only(c, k, v))
             continue;
         Ahead a = {v, fpo_new(sizeof(Var *) * AHEAD)};
-        for (int t = 0; t < AHEAD; t++) {
-            Var *q = fpo_new(sizeof *q);
-            q->name = fpo_fmt("fpo_q_%s_%d", v->name, t);
-            q->kind = VK_PARAM;
-            q->dt = v->dt;
-            q->ax = AX_SCALAR;
-            a.q[t] = q;
-        }
+        for (int t = 0; t < AHEAD; t++)
+            a.q[t] = scalar_var(fpo_fmt("fpo_q_%s_%d", v->name, t), v->dt);
         VPUSH(k->ahead, k->nahead, a);
     }
 }
@@ -746,46 +744,54 @@ static void walk_ahead(Buf *b, Walk *k, bool fwd, const char *ka, const char *kz
     }
 }
 
-/* Nest H's statements run inside the walk: a read of a value the walk holds in registers (at
- * its own point and level: walk_hosts) from the register of the level walked. */
-static Node *host_list(Cu *c, Walk *k, Unit *H, Node *n);
+/* Nest H's statements with each access of a slot that `regs` names a register (regs[slot],
+ * NULL where none) made an access of that register: a nest run inside a walk reads the walk's
+ * registers (at its own point and level: walk_hosts), a segment's merged nests hand values
+ * over at the point in registers (seg_regs). */
+static Node *regs_list(Sched *s, Unit *H, Var **regs, Node *n);
 
-static Node *host_node(Cu *c, Walk *k, Unit *H, Node *n) {
+static Node *regs_node(Sched *s, Unit *H, Var **regs, Node *n) {
     Node *m = fpo_new(sizeof *m);
     *m = *n;
     m->next = NULL;
     if (n->kind == ND_ACCESS && n->var->ax != AX_SCALAR) {
-        int x = fpo_call_slot(c->s, H, n->var);
-        for (int i = 0; i < k->nwin; i++)
-            if (k->win[i].slot == x)
-                return reg_access(n, k->win[i].w[0]);
+        Var *r = regs[fpo_call_slot(s, H, n->var)];
+        if (r)
+            return reg_access(n, r);
     }
-    m->kexpr = host_list(c, k, H, n->kexpr);
-    m->lhs = host_list(c, k, H, n->lhs);
-    m->rhs = host_list(c, k, H, n->rhs);
-    m->cond = host_list(c, k, H, n->cond);
-    m->then = host_list(c, k, H, n->then);
-    m->els = host_list(c, k, H, n->els);
-    m->body = host_list(c, k, H, n->body);
-    m->args = host_list(c, k, H, n->args);
+    m->kexpr = regs_list(s, H, regs, n->kexpr);
+    m->lhs = regs_list(s, H, regs, n->lhs);
+    m->rhs = regs_list(s, H, regs, n->rhs);
+    m->cond = regs_list(s, H, regs, n->cond);
+    m->then = regs_list(s, H, regs, n->then);
+    m->els = regs_list(s, H, regs, n->els);
+    m->body = regs_list(s, H, regs, n->body);
+    m->args = regs_list(s, H, regs, n->args);
     return m;
 }
 
-static Node *host_list(Cu *c, Walk *k, Unit *H, Node *n) {
+static Node *regs_list(Sched *s, Unit *H, Var **regs, Node *n) {
     Node head = {0}, *t = &head;
     for (; n; n = n->next)
-        t = t->next = host_node(c, k, H, n);
+        t = t->next = regs_node(s, H, regs, n);
     return head.next;
 }
 
-/* The statements of host h of walk k (its statement group), rewritten. */
-static Node *host_body(Cu *c, Walk *k, int h) {
-    Unit *H = &k->u[k->n + h];
+/* Statements [first, first + count) of nest H (its statement group), rewritten (regs_node). */
+static Node *regs_group(Sched *s, Unit *H, Var **regs) {
     Group *g = &H->si->groups[H->comp][H->iv][H->grp];
     Node head = {0}, *t = &head, *n = nth(H->st->comps[H->comp].ivs[H->iv].body, g->first);
     for (int i = 0; i < g->count; i++, n = n->next)
-        t = t->next = host_node(c, k, H, n);
+        t = t->next = regs_node(s, H, regs, n);
     return head.next;
+}
+
+/* The statements of host h of walk k, reading the walk's registers of the level walked. */
+static Node *host_body(Cu *c, Walk *k, int h) {
+    Var **regs = fpo_new(sizeof(Var *) * (size_t)(c->s->nslots + 1));
+    for (int i = 0; i < k->nwin; i++)
+        regs[k->win[i].slot] = k->win[i].w[0];
+    return regs_group(c->s, &k->u[k->n + h], regs);
 }
 
 /* The nests run inside the walk, at the level walked, each on the points of its box (their
@@ -1049,6 +1055,11 @@ typedef struct Seg {
     bool *global_w;     /* per slot: written back to its array (used outside the segment) */
     int ty;             /* the tile's rows */
     int bytes;          /* its shared tiles' bytes (each rounded up to 16) */
+    int *item;          /* per nest: the first nest of its item, the nests that share one loop
+                         * over the points (pass_merge's I-J loop), each point running them in
+                         * turn */
+    Var **reg;          /* per slot: the register its item's nests hand it over in (a scalar
+                         * temporary of pass_shrink whose every nest is of one item), or NULL */
 } Seg;
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -1094,6 +1105,28 @@ static size_t tile_bytes(Seg *g, int x, int ty, DType dt) {
     return (b + 15) / 16 * 16;
 }
 
+/* The slots segment g's items hand over in registers (g->reg): a temporary pass_shrink made a
+ * scalar (used at the point only, within one I-J loop, every point read written before), all
+ * of whose nests are one item of this segment, where the program is not instrumented and no
+ * halo statement or callback gets it (may_drop): no shared tile, no array. */
+static void seg_regs(Cu *c, Seg *g) {
+    Sched *s = c->s;
+    for (int x = s->nfparams; x < s->nslots; x++) {
+        if (s->store[x] != SK_SCALAR || !may_drop(c, x) || !s->nusers[x])
+            continue;
+        int item = -1;
+        for (int e = 0; e < s->nusers[x] && item != -2; e++) {
+            Unit *v = &s->blocks[s->users[x][e].block].u[s->users[x][e].unit];
+            if (v < g->u || v >= g->u + g->n)
+                item = -2;   /* a nest outside the segment */
+            else
+                item = item >= 0 && g->item[v - g->u] != item ? -2 : g->item[v - g->u];
+        }
+        if (item >= 0)
+            g->reg[x] = scalar_var(fpo_fmt("fpo_r%d_%s", x, s->slots[x]->name), s->slots[x]->dt);
+    }
+}
+
 /* Plan units [u, u + n) of a fused group as one kernel; false where they cannot be one: a
  * value read at a point another block would write in the same launch, a value read that no
  * nest of the segment computed before, K ranges that differ, or too little shared memory. */
@@ -1102,11 +1135,15 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g) {
     int ns = s->nslots;
     *g = (Seg){u, n, fpo_new(sizeof(Margin) * (size_t)n), fpo_new(sizeof(bool) * (size_t)ns),
                fpo_new(sizeof(Margin) * (size_t)ns), fpo_new(sizeof(int) * (size_t)ns),
-               fpo_new(sizeof(bool) * (size_t)ns), CU_TY, 0};
+               fpo_new(sizeof(bool) * (size_t)ns), CU_TY, 0, fpo_new(sizeof(int) * (size_t)n),
+               fpo_new(sizeof(Var *) * (size_t)(ns + 1))};
     for (int i = 1; i < n; i++)
         if (!fpo_dbound_eq(u[i].box.lo[2], u[0].box.lo[2]) ||
             !fpo_dbound_eq(u[i].box.hi[2], u[0].box.hi[2]))
             return false;
+    for (int i = 0; i < n; i++)
+        g->item[i] = i && u[i].loop == u[i - 1].loop ? g->item[i - 1] : i;
+    seg_regs(c, g);
     for (int x = 0; x < ns; x++) {
         g->first_w[x] = -1;
         for (int i = 0; i < n && g->first_w[x] < 0; i++) {
@@ -1129,7 +1166,7 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g) {
             }
     for (int x = 0; x < ns; x++) {
         int w0 = g->first_w[x];
-        if (w0 < 0)
+        if (w0 < 0 || g->reg[x])
             continue;
         /* a value computed past the tile (for another value a later nest reads) goes through
          * a shared tile too: only the tile's own points are written to its array */
@@ -1304,41 +1341,60 @@ static bool depends(Seg *g, int i, int j, int ns) {
 }
 
 
-/* The nests that run, in phases: a nest's phase is one past the latest of the nests before it
- * that it depends on (0 where none), and a barrier (__syncthreads) separates the phases. The
- * threads of a phase run its nests together (FPO_PHASE_: in the emulated build one thread
+/* The end of the item that starts at nest i. */
+static int item_end(Seg *g, int i) {
+    int e = i + 1;
+    while (e < g->n && g->item[e] == i)
+        e++;
+    return e;
+}
+
+/* Whether item i of the segment must run after item j's points are all done (j < i): a nest
+ * of one depends on a nest of the other (depends). */
+static bool item_depends(Seg *g, int i, int j, int ns) {
+    for (int a = i; a < item_end(g, i); a++)
+        for (int b = j; b < item_end(g, j); b++)
+            if (depends(g, a, b, ns))
+                return true;
+    return false;
+}
+
+/* The items that run, in phases: an item's phase is one past the latest of the items before
+ * it that it depends on (0 where none), and a barrier (__syncthreads) separates the phases.
+ * The threads of a phase run its items together (FPO_PHASE_: in the emulated build one thread
  * after another, so a barrier missing changes the bits). A nest the variant left nothing to
- * do (runs[i] false) is left out. */
-static void emit_phases(Buf *k, Seg *g, int ns, Buf *nests, const bool *runs) {
+ * do (runs[n] false) is left out, an item none of whose nests runs (iruns[i] false) too. */
+static void emit_phases(Buf *k, Seg *g, int ns, Buf *nests, const bool *runs, const bool *iruns) {
     int *phase = fpo_new(sizeof(int) * (size_t)g->n), last = -1;
-    for (int i = 0; i < g->n; i++) {
-        if (!runs[i]) {
-            Decl *st = g->u[i].st;
+    for (int n = 0; n < g->n; n++)
+        if (!runs[n]) {
+            Decl *st = g->u[n].st;
             buf_printf(k, "    /* %s: nothing in this variant */\n    (void)fpo_ib%d, (void)fpo_ie%d, "
                           "(void)fpo_jb%d, (void)fpo_je%d;\n",
-                       st->name, i, i, i, i);
+                       st->name, n, n, n, n);
             for (int a = 0; a < st->nparams; a++)
                 if (st->params[a]->ax == AX_SCALAR)
-                    buf_printf(k, "    (void)fpo__s%d_%s;\n", i, st->params[a]->name);
-            continue;
+                    buf_printf(k, "    (void)fpo__s%d_%s;\n", n, st->params[a]->name);
         }
-        for (int j = 0; j < i; j++)
-            if (runs[j] && phase[j] >= phase[i] && depends(g, i, j, ns))
+    for (int i = 0; i < g->n; i = item_end(g, i)) {
+        if (!iruns[i])
+            continue;
+        for (int j = 0; j < i; j = item_end(g, j))
+            if (iruns[j] && phase[j] >= phase[i] && item_depends(g, i, j, ns))
                 phase[i] = phase[j] + 1;
         last = phase[i] > last ? phase[i] : last;
     }
     for (int p = 0; p <= last; p++) {
         buf_printf(k, "%s    FPO_PHASE_(fpo_nt) {   /* phase %d:", p ? "    __syncthreads();\n" : "",
                    p + 1);
-        for (int i = 0; i < g->n; i++)
-            if (runs[i] && phase[i] == p)
-                buf_printf(k, " %s", g->u[i].st->name);
+        for (int i = 0; i < g->n; i = item_end(g, i))
+            for (int n = i; iruns[i] && phase[i] == p && n < item_end(g, i); n++)
+                if (runs[n])
+                    buf_printf(k, " %s", g->u[n].st->name);
         buf_add(k, " */\n");
-        for (int i = 0; i < g->n; i++) {
-            if (!runs[i] || phase[i] != p)
-                continue;
-            add_indented(k, nests[i].s, nests[i].len, 1);
-        }
+        for (int i = 0; i < g->n; i = item_end(g, i))
+            if (iruns[i] && phase[i] == p)
+                add_indented(k, nests[i].s, nests[i].len, 1);
         buf_add(k, "    }\n");
     }
 }
@@ -1394,6 +1450,168 @@ static void emit_points(Cu *c, Buf *nb, int64_t w, Buf *point) {
     buf_add(nb, "            }\n        } else {\n");
     add_indented(nb, any.s, any.len, 1);
     buf_add(nb, "        }\n");
+}
+
+/* The points nest i computes in the tile, [fpo_a, fpo_b) x [fpo_c, fpo_d) (each name followed
+ * by `sfx`): its box, cut to the tile widened by its margins. */
+static void unit_range(Buf *nb, Seg *g, int i, const char *sfx) {
+    Margin *m = &g->m[i];
+    buf_printf(nb, "        const int fpo_a%s = fpo_ti0 - %lld > fpo_ib%d ? fpo_ti0 - %lld : fpo_ib%d;\n",
+               sfx, (long long)m->lo[0], i, (long long)m->lo[0], i);
+    buf_printf(nb, "        const int fpo_b%s = fpo_ti0 + %lld < fpo_ie%d ? fpo_ti0 + %lld : fpo_ie%d;\n",
+               sfx, (long long)(CU_TX + m->hi[0]), i, (long long)(CU_TX + m->hi[0]), i);
+    buf_printf(nb, "        const int fpo_c%s = fpo_tj0 - %lld > fpo_jb%d ? fpo_tj0 - %lld : fpo_jb%d;\n",
+               sfx, (long long)m->lo[1], i, (long long)m->lo[1], i);
+    buf_printf(nb, "        const int fpo_d%s = fpo_tj0 + %lld < fpo_je%d ? fpo_tj0 + %lld : fpo_je%d;\n",
+               sfx, (long long)(g->ty + m->hi[1]), i, (long long)(g->ty + m->hi[1]), i);
+}
+
+/* Nest i's part of a point: its statements at i and j (`point`, three levels in), the values
+ * its item hands over in registers read and written there; and what they need set up before
+ * (its scalar arguments and views, `setup`, two levels in). Whether the variant left it
+ * anything to do: a nest with no statement here (its regions lie elsewhere) and that starts
+ * no point from an array does not run (what it would write back, the nests before it wrote
+ * back already). */
+static bool unit_point(Cu *c, Seg *g, int i, Buf *setup, Buf *point) {
+    Sched *s = c->s;
+    Unit *u = &g->u[i];
+    Decl *st = u->st;
+    Node *body = regs_group(s, u, g->reg);
+    for (int a = 0; a < st->nparams; a++)
+        if (st->params[a]->ax == AX_SCALAR)
+            buf_printf(setup, "        const %s %s = fpo__s%d_%s;\n        (void)%s;\n",
+                       fpo_c_type(st->params[a]->dt), fpo_c_name(st->params[a]->name), i,
+                       st->params[a]->name, fpo_c_name(st->params[a]->name));
+    unsigned char *used = fpo_c_used(c->ctx, st, body);
+    for (int a = 0; a < st->nparams + st->ntemps; a++) {
+        Var *v = a < st->nparams ? st->params[a] : st->temps[a - st->nparams];
+        if (v->ax != AX_SCALAR && used[a])
+            seg_view(c, setup, g, i, v, 2);
+    }
+    /* the first writer of a shared slot that needs its old value (reads_old) starts from the
+     * array's value there */
+    bool runs = fpo_c_emits(c->ctx, body, FPO_ONE_AT_A_TIME | FPO_AT_LEVEL);
+    for (int x = 0; x < s->nslots; x++)
+        if (loads_first(g, i, x)) {
+            buf_printf(point, "            fpo_sv%d[i + j * fpo_ssj%d] = fpo_g%d[i + j * "
+                              "fpo_gsj%d];\n",
+                       x, x, x, x);
+            runs = true;
+        }
+    fpo_c_point(point, st, body, 3, c->ctx, FPO_ONE_AT_A_TIME | FPO_AT_LEVEL);
+    /* what it wrote to shared tiles, back to the arrays at the tile's own points */
+    Buf back = {0};
+    for (int x = 0; x < s->nslots; x++) {
+        if (writes_back(g, i, x))
+            buf_printf(&back, "                fpo_g%d[i + j * fpo_gsj%d] = fpo_sv%d[i + j * "
+                              "fpo_ssj%d];\n",
+                       x, x, x, x);
+    }
+    if (back.len)
+        buf_printf(point, "            if (i >= fpo_ti0 && i < fpo_ti0 + %d && j >= fpo_tj0 && "
+                          "j < fpo_tj0 + %d) {   /* the tile's own point */\n%s            }\n",
+                   CU_TX, g->ty, back.s);
+    return runs;
+}
+
+/* Whether nest a of a segment reaches at least as far as nest b on side `side` of the tile
+ * (0, 1: I below, above; 2, 3: J), in every tile: as wide a margin there, and its box's bound
+ * as far out (from the same base). */
+static bool reaches(Seg *g, int a, int b, int side) {
+    int d = side / 2;
+    DBound x = side % 2 ? g->u[a].box.hi[d] : g->u[a].box.lo[d];
+    DBound y = side % 2 ? g->u[b].box.hi[d] : g->u[b].box.lo[d];
+    if (x.base != y.base)
+        return false;
+    if (side % 2)
+        return g->m[a].hi[d] >= g->m[b].hi[d] && x.off >= y.off;
+    return g->m[a].lo[d] >= g->m[b].lo[d] && x.off <= y.off;
+}
+
+/* The item of nests [i, item_end) as one loop over its points (into nb; runs[n]: whether nest
+ * n runs; whether any does). One nest: its range and set-up, then its loop. Several:
+ * each nest's range (fpo_a<n>, ...), the loop over their union, and at each point the
+ * registers the nests hand values over in (g->reg: zero at each point, as the C back end's
+ * scalars), then each nest in a block of its own (its set-up there: the nests' names may
+ * clash), behind a test of each side where another nest of the item may reach further. */
+static bool emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs) {
+    Sched *s = c->s;
+    int e = item_end(g, i);
+    int64_t mlo = 0, mhi = 0;
+    for (int n = i; n < e; n++) {
+        mlo = max64(mlo, g->m[n].lo[0]);
+        mhi = max64(mhi, g->m[n].hi[0]);
+    }
+    buf_add(nb, "    {   /* ");
+    for (int n = i; n < e; n++)
+        buf_printf(nb, "%s%s (%s:%d)", n > i ? ", " : "", g->u[n].st->name,
+                   fpo_loc_path(g->u[n].stage->loc), g->u[n].stage->loc.line);
+    if (e - i > 1)
+        buf_add(nb, ": one loop over their points, each");
+    for (int n = i; n < e; n++) {
+        Margin *m = &g->m[n];
+        if (n == i || memcmp(m, &g->m[n - 1], sizeof *m))
+            buf_printf(nb, "%s the tile widened by i -%lld..+%lld, j -%lld..+%lld",
+                       n > i ? ";" : ":", (long long)m->lo[0], (long long)m->hi[0],
+                       (long long)m->lo[1], (long long)m->hi[1]);
+    }
+    buf_add(nb, " */\n");
+    Buf point = {0};
+    for (int x = 0; x < s->nslots; x++)   /* the registers its nests hand values over in */
+        for (int n = i; n < e && g->reg[x]; n++)
+            if (fpo_unit_acc(&g->u[n], x)) {
+                buf_printf(&point, "            %s %s = 0;\n            (void)%s;\n",
+                           fpo_c_type(s->slots[x]->dt), g->reg[x]->name, g->reg[x]->name);
+                break;
+            }
+    bool any = false;
+    if (e - i == 1) {
+        unit_range(nb, g, i, "");
+        buf_add(nb, "        const int fpo_ni = fpo_b - fpo_a, fpo_np = fpo_ni > 0 && fpo_d > fpo_c ? "
+                    "fpo_ni * (fpo_d - fpo_c) : 0;\n");
+        any = runs[i] = unit_point(c, g, i, nb, &point);
+    } else {
+        for (int n = i; n < e; n++)
+            unit_range(nb, g, n, fpo_fmt("%d", n));
+        buf_printf(nb, "        int fpo_a = fpo_a%d, fpo_b = fpo_b%d, fpo_c = fpo_c%d, fpo_d = "
+                       "fpo_d%d;   /* their union */\n",
+                   i, i, i, i);
+        for (int n = i + 1; n < e; n++)
+            buf_printf(nb, "        fpo_a = fpo_a%d < fpo_a ? fpo_a%d : fpo_a, fpo_b = fpo_b%d > fpo_b "
+                           "? fpo_b%d : fpo_b;\n        fpo_c = fpo_c%d < fpo_c ? fpo_c%d : fpo_c, "
+                           "fpo_d = fpo_d%d > fpo_d ? fpo_d%d : fpo_d;\n",
+                       n, n, n, n, n, n, n, n);
+        buf_add(nb, "        const int fpo_ni = fpo_b - fpo_a, fpo_np = fpo_ni > 0 && fpo_d > fpo_c ? "
+                    "fpo_ni * (fpo_d - fpo_c) : 0;\n");
+        for (int n = i; n < e; n++) {
+            Buf setup = {0}, pt = {0};
+            runs[n] = unit_point(c, g, n, &setup, &pt);
+            any |= runs[n];
+            if (!runs[n])
+                continue;
+            static const char *test[] = {"i >= fpo_a", "i < fpo_b", "j >= fpo_c", "j < fpo_d"};
+            Buf guard = {0};
+            for (int side = 0; side < 4; side++) {   /* (a nest that reaches furthest: none) */
+                bool widest = true;
+                for (int o = i; o < e; o++)
+                    widest &= reaches(g, n, o, side);
+                if (!widest)
+                    buf_printf(&guard, "%s%s%d", guard.len ? " && " : "", test[side], n);
+            }
+            if (guard.len)
+                buf_printf(&point, "            if (%s) {   /* %s, at its points */\n", guard.s,
+                           g->u[n].st->name);
+            else
+                buf_printf(&point, "            {   /* %s */\n", g->u[n].st->name);
+            add_indented(&point, setup.s ? setup.s : "", setup.len, 2);
+            add_indented(&point, pt.s ? pt.s : "", pt.len, 1);
+            buf_add(&point, "            }\n");
+        }
+    }
+    if (any)
+        emit_points(c, nb, CU_TX + mlo + mhi, &point);
+    buf_add(nb, "    }\n");
+    return any;
 }
 
 /* The segment's kernel (appended to c->kernels) and its launch (to b). */
@@ -1454,9 +1672,10 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         Var *v = s->slots[x];
         const char *t = fpo_c_type(v->dt);
         buf_printf(k, "    /* slot %d: %s%s */\n", x, v->name,
-                   g->shared[x] ? (g->global_w[x] ? ", in shared memory and written back"
-                                                  : ", in shared memory only")
-                                : "");
+                   g->reg[x]      ? ", in registers only"
+                   : g->shared[x] ? (g->global_w[x] ? ", in shared memory and written back"
+                                                    : ", in shared memory only")
+                                  : "");
         if (!c->array[x]) {   /* (its fpo_field has no data) */
             buf_printf(k, "    (void)fpo__f%d;   /* no array on the device */\n", x);
             shared_tile(k, g, x, v->dt, &off);
@@ -1484,91 +1703,23 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         }
         shared_tile(k, g, x, v->dt, &off);
     }
-    /* each nest's text, then the phases they run in */
+    /* each item's text (the nests that share a loop over the points), then the phases they
+     * run in */
     Buf *nests = fpo_new(sizeof(Buf) * (size_t)g->n);
-    bool *runs = fpo_new(sizeof(bool) * (size_t)g->n);
-    for (int i = 0; i < g->n; i++) {
-        Unit *u = &g->u[i];
-        Decl *st = u->st;
-        Interval *iv = &st->comps[u->comp].ivs[u->iv];
-        Group *G = &u->si->groups[u->comp][u->iv][u->grp];
-        Node *first = nth(iv->body, G->first), *last = nth(iv->body, G->first + G->count - 1);
-        Node *after = last->next;
-        last->next = NULL;
-        Margin *m = &g->m[i];
-        Buf *nb = &nests[i];
-        buf_printf(nb, "    {   /* %s (%s:%d): the tile widened by i -%lld..+%lld, j -%lld..+%lld */\n",
-                   st->name, fpo_loc_path(u->stage->loc),
-                   u->stage->loc.line, (long long)m->lo[0], (long long)m->hi[0],
-                   (long long)m->lo[1], (long long)m->hi[1]);
-        buf_printf(nb, "        const int fpo_a = fpo_ti0 - %lld > fpo_ib%d ? fpo_ti0 - %lld : "
-                      "fpo_ib%d;\n",
-                   (long long)m->lo[0], i, (long long)m->lo[0], i);
-        buf_printf(nb, "        const int fpo_b = fpo_ti0 + %lld < fpo_ie%d ? fpo_ti0 + %lld : "
-                      "fpo_ie%d;\n",
-                   (long long)(CU_TX + m->hi[0]), i, (long long)(CU_TX + m->hi[0]), i);
-        buf_printf(nb, "        const int fpo_c = fpo_tj0 - %lld > fpo_jb%d ? fpo_tj0 - %lld : "
-                      "fpo_jb%d;\n",
-                   (long long)m->lo[1], i, (long long)m->lo[1], i);
-        buf_printf(nb, "        const int fpo_d = fpo_tj0 + %lld < fpo_je%d ? fpo_tj0 + %lld : "
-                      "fpo_je%d;\n",
-                   (long long)(g->ty + m->hi[1]), i, (long long)(g->ty + m->hi[1]), i);
-        buf_add(nb, "        const int fpo_ni = fpo_b - fpo_a, fpo_np = fpo_ni > 0 && fpo_d > fpo_c ? "
-                   "fpo_ni * (fpo_d - fpo_c) : 0;\n");
-        for (int a = 0; a < st->nparams; a++)
-            if (st->params[a]->ax == AX_SCALAR)
-                buf_printf(nb, "        const %s %s = fpo__s%d_%s;\n        (void)%s;\n",
-                           fpo_c_type(st->params[a]->dt), fpo_c_name(st->params[a]->name), i,
-                           st->params[a]->name, fpo_c_name(st->params[a]->name));
-        unsigned char *used = fpo_c_used(c->ctx, st, first);
-        for (int a = 0; a < st->nparams + st->ntemps; a++) {
-            Var *v = a < st->nparams ? st->params[a] : st->temps[a - st->nparams];
-            if (v->ax != AX_SCALAR && used[a])
-                seg_view(c, nb, g, i, v, 2);
-        }
-        /* what a point of the nest runs; the first writer of a shared slot that needs its old
-         * value (reads_old) starts from the array's value there */
-        /* a nest the variant left no statement (its regions lie elsewhere) and that starts no
-         * point from an array does not run: what it would write back, the nests before it
-         * wrote back already */
-        Buf point = {0};
-        runs[i] = fpo_c_emits(c->ctx, first, FPO_ONE_AT_A_TIME | FPO_AT_LEVEL);
-        for (int x = 0; x < s->nslots; x++)
-            if (loads_first(g, i, x)) {
-                buf_printf(&point, "            fpo_sv%d[i + j * fpo_ssj%d] = fpo_g%d[i + j * "
-                                   "fpo_gsj%d];\n",
-                           x, x, x, x);
-                runs[i] = true;
-            }
-        fpo_c_point(&point, st, first, 3, c->ctx, FPO_ONE_AT_A_TIME | FPO_AT_LEVEL);
-        /* what it wrote to shared tiles, back to the arrays at the tile's own points */
-        Buf back = {0};
-        for (int x = 0; x < s->nslots; x++) {
-            if (writes_back(g, i, x))
-                buf_printf(&back, "                fpo_g%d[i + j * fpo_gsj%d] = fpo_sv%d[i + j * "
-                                  "fpo_ssj%d];\n",
-                           x, x, x, x);
-        }
-        if (back.len)
-            buf_printf(&point, "            if (i >= fpo_ti0 && i < fpo_ti0 + %d && j >= fpo_tj0 && "
-                               "j < fpo_tj0 + %d) {   /* the tile's own point */\n%s            }\n",
-                       CU_TX, g->ty, back.s);
-        if (runs[i])
-            emit_points(c, nb, CU_TX + m->lo[0] + m->hi[0], &point);
-        buf_add(nb, "    }\n");
-        last->next = after;
-    }
+    bool *runs = fpo_new(sizeof(bool) * (size_t)g->n), *iruns = fpo_new(sizeof(bool) * (size_t)g->n);
+    for (int i = 0; i < g->n; i = item_end(g, i))
+        iruns[i] = emit_item(c, g, i, &nests[i], runs);
     if (L > 1) {
         buf_add(k, "    for (int fpo_l = 0; fpo_l < fpo_nl; fpo_l++) {   /* the block's levels, in "
                    "turn */\n        const int64_t k = fpo_k0 + fpo_l;\n        (void)k;\n");
         buf_addn(k, level.s ? level.s : "", level.len);
         Buf ph = {0};
-        emit_phases(&ph, g, s->nslots, nests, runs);
+        emit_phases(&ph, g, s->nslots, nests, runs, iruns);
         add_indented(k, ph.s, ph.len, 1);
         buf_add(k, "        __syncthreads();   /* the next level writes the shared tiles again */\n"
                    "    }\n");
     } else {
-        emit_phases(k, g, s->nslots, nests, runs);
+        emit_phases(k, g, s->nslots, nests, runs, iruns);
     }
     buf_add(k, "}\n");
     bool any = false;
@@ -1693,7 +1844,7 @@ static void plan_arrays(Cu *c) {
                 if (pc.kind == PC_SEG && pc.seg.bytes > CU_STATIC && pc.seg.bytes > c->dyn_shared)
                     c->dyn_shared = pc.seg.bytes;
                 for (int x = 0; pc.kind == PC_SEG && x < s->nslots; x++) {
-                    if (seg_only(c, &pc.seg, x))
+                    if (seg_only(c, &pc.seg, x) || pc.seg.reg[x])
                         c->array[x] = false;
                     Margin *m = &pc.seg.sm[x];
                     if (pc.seg.shared[x] && CU_TX + m->lo[0] + m->hi[0] > c->tile_row)

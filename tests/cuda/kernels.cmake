@@ -4,8 +4,9 @@
 #   stencil calls outside an `if` a stretch of its own, captured at the first run; the damping
 #   inside `if (nord == n)` is launched plainly (the run's scalars choose it). The chain: one
 #   graph for the whole run, no stretches. Instrumented: plain launches only.
-# - phases: the chain's segment waits at 2 barriers a tile in the interior variant (courant;
-#   the fluxes and diffuse; update) and 3 in `all` (edges_x and edges_y after the fluxes).
+# - phases: the chain's segment waits at 1 barrier a tile in the interior variant (courant and
+#   the fluxes, one loop; then diffuse and update, one loop, reading the fluxes at offsets)
+#   and 2 in `all` (edges_x and edges_y after the fluxes).
 # - empty nests: the unfused chain launches 11 kernels a run in the interior variant, where
 #   edges_x and edges_y have no statement, and 13 in `all`.
 # - walks: the chain's tridiagonal solve (FORWARD, then BACKWARD with the clip inside) is one
@@ -59,9 +60,17 @@ endif()
 count("${chain}" "__syncthreads\\(\\);" interior)
 file(READ "${DIR}/chain/chain_step.all.cu" chain_all)
 count("${chain_all}" "__syncthreads\\(\\);" all)
-if(NOT interior EQUAL 2 OR NOT all EQUAL 3)
+if(NOT interior EQUAL 1 OR NOT all EQUAL 2)
   message(FATAL_ERROR "chain: ${interior} barriers in the interior variant, ${all} in all; "
-                      "expected 2 and 3")
+                      "expected 1 and 2")
+endif()
+# merged loops: the values courant and diffuse hand over at the point live in registers
+count("${chain}" "double fpo_r[0-9]+_(cx|cy|qd) = 0;" regs)
+count("${chain}" "__shared__ double" tiles)
+if(NOT regs EQUAL 4 OR NOT tiles EQUAL 2)
+  message(FATAL_ERROR "chain: ${regs} register declarations of cx, cy, qd, ${tiles} shared "
+                      "tiles; expected 4 (cx, cy in the fluxes' loop, qd in both forms of "
+                      "update's) and 2 (fx, fy)")
 endif()
 
 count("${chain}" "FPO_LAUNCH(_TILES)?\\(" launches)
@@ -94,5 +103,6 @@ if(NOT interior EQUAL 11 OR NOT all EQUAL 13 OR NOT dropped EQUAL 2)
   message(FATAL_ERROR "chain unfused: ${interior} launches in the interior variant (${dropped} "
                       "nests dropped), ${all} in all; expected 11 (2), 13")
 endif()
-message(STATUS "kernels: sw_step 8 graphs, its damping plain; the chain one graph, 2 and 3 "
-               "barriers, one walk kernel; unfused 11 and 13 launches")
+message(STATUS "kernels: sw_step 8 graphs, its damping plain; the chain one graph, 1 and 2 "
+               "barriers, cx, cy and qd in registers, one walk kernel; unfused 11 and 13 "
+               "launches")
