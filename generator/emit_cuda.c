@@ -161,6 +161,20 @@ static void levels_loop(Cu *c, Buf *b, Decl *s, Node *body, int kl) {
  * made once per stencil nest: a thread a point of [fpo_ib, fpo_ie) x [fpo_jb, fpo_je) on `kl`
  * levels from fpo_ka + blockIdx.z * kl, or (`column`) a thread a column walking levels
  * [fpo_ka, fpo_kz) in the interval's order. */
+/* A kernel's parameters for stencil s's arguments: its scalars by value, a field view for each
+ * field parameter and temporary (fpo__v_NAME), each followed by ", ". */
+static void stencil_params(Buf *b, Decl *s) {
+    for (int i = 0; i < s->nparams; i++) {
+        Var *v = s->params[i];
+        if (v->ax == AX_SCALAR)
+            buf_printf(b, "%s %s, ", fpo_c_type(v->dt), fpo_c_name(v->name));
+        else
+            buf_printf(b, "const fpo_field fpo__v_%s, ", v->name);
+    }
+    for (int i = 0; i < s->ntemps; i++)
+        buf_printf(b, "const fpo_field fpo__v_%s, ", s->temps[i]->name);
+}
+
 static const char *nest_kernel(Cu *c, Unit *u, Node *body, bool column, int kl) {
     Decl *s = u->st;
     const char *name = u->grp < 0 || column
@@ -175,15 +189,7 @@ static const char *nest_kernel(Cu *c, Unit *u, Node *body, bool column, int kl) 
                fpo_loc_path(s->loc), s->loc.line, u->comp + 1, u->iv + 1,
                column ? ": a thread a column" : "");
     buf_printf(b, "static __global__ void %s(", name);
-    for (int i = 0; i < s->nparams; i++) {
-        Var *v = s->params[i];
-        if (v->ax == AX_SCALAR)
-            buf_printf(b, "%s %s, ", fpo_c_type(v->dt), fpo_c_name(v->name));
-        else
-            buf_printf(b, "const fpo_field fpo__v_%s, ", v->name);
-    }
-    for (int i = 0; i < s->ntemps; i++)
-        buf_printf(b, "const fpo_field fpo__v_%s, ", s->temps[i]->name);
+    stencil_params(b, s);
     buf_add(b, "const fpo_domain fpo__dom, unsigned fpo_edges, int64_t fpo_ib, int64_t fpo_ie, "
                "int64_t fpo_jb, int64_t fpo_je, int64_t fpo_ka, int64_t fpo_kz) {\n");
     region_vars(b, fpo_c_has_region(s));
@@ -949,15 +955,7 @@ static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, int depth) {
     }
     buf_add(kb, " */\n");
     buf_printf(kb, "static __global__ void %s(", name);
-    for (int i = 0; i < s->nparams; i++) {
-        Var *v = s->params[i];
-        if (v->ax == AX_SCALAR)
-            buf_printf(kb, "%s %s, ", fpo_c_type(v->dt), fpo_c_name(v->name));
-        else
-            buf_printf(kb, "const fpo_field fpo__v_%s, ", v->name);
-    }
-    for (int i = 0; i < s->ntemps; i++)
-        buf_printf(kb, "const fpo_field fpo__v_%s, ", s->temps[i]->name);
+    stencil_params(kb, s);
     for (int q = 0, hn = 0; q < nk; q++)
         for (int h = 0; h < k[q].nhost; h++, hn++) {
             Decl *hs = k[q].u[k[q].n + h].st;
