@@ -1,8 +1,10 @@
 /* check.c: what a program's open checks: the domain, and each field's dtype, axes, layout
- * and the index range it covers, against what the program touches. */
+ * and the index range it covers, against what the program touches; on the CUDA back end, the
+ * shared memory its kernels ask for against the device's. */
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "fpo_cuda.h"
 #include "fpo_runtime.h"
 
 static const char *const axis_name[3] = {"i", "j", "k"};
@@ -129,4 +131,16 @@ fpo_status fpo_domain_check(const fpo_domain *d, const char *program, fpo_error 
                         "(need 0 <= j0 and j0 + ny <= tile_ny)",
                         program, d->j0, d->ny, d->tile_ny);
     return FPO_OK;
+}
+
+fpo_status fpo_cuda_check_shared(const char *program, int shared, int dev, int most,
+                                 fpo_error *err) {
+    if (shared <= most)
+        return FPO_OK;
+    return fpo_fail(err, FPO_EMISMATCH,
+                    "%s: its CUDA segment kernels ask for %d bytes of shared memory a block "
+                    "(fpo_add_program's CUDA_SHARED, fpo-gen --cuda-shared), and device %d gives "
+                    "a block at most %d; build it with a smaller CUDA_SHARED, or run the C back "
+                    "end",
+                    program, shared, dev, most);
 }

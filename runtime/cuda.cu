@@ -34,17 +34,14 @@ extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int sha
                         program, e != cudaSuccess ? cudaGetErrorString(e) : "no device found");
     }
     int dev = 0, most = 0;
-    if (shared > 0 && (cudaGetDevice(&dev) != cudaSuccess ||
-                       cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin,
-                                              dev) != cudaSuccess ||
-                       most < shared)) {
-        cudaGetLastError();
-        return fpo_fail(err, FPO_EMISMATCH,
-                        "%s: its CUDA segment kernels ask for %d bytes of shared memory a block "
-                        "(fpo_add_program's CUDA_SHARED, fpo-gen --cuda-shared), and device %d "
-                        "gives a block at most %d; build it with a smaller CUDA_SHARED, or run "
-                        "the C back end",
-                        program, shared, dev, most);
+    if (shared > 0) {
+        if (cudaGetDevice(&dev) != cudaSuccess ||
+            cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
+                cudaSuccess)
+            cudaGetLastError();   /* (most stays 0: refused) */
+        fpo_status st = fpo_cuda_check_shared(program, shared, dev, most, err);
+        if (st)
+            return st;
     }
     fpo_cuda *c = (fpo_cuda *)calloc(1, sizeof *c);
     if (!c)

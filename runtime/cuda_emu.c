@@ -11,7 +11,15 @@ struct fpo_cuda {
 };
 
 fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared, fpo_error *err) {
-    (void)shared;   /* (the emulated kernels' shared memory is static storage) */
+    /* the emulated kernels' shared memory is static storage; FPO_CUDA_EMU_SHARED_MAX plays a
+     * device that gives a block that many bytes, for open's check */
+    *out = NULL;
+    const char *most = getenv("FPO_CUDA_EMU_SHARED_MAX");
+    if (shared > 0 && most && *most) {
+        fpo_status st = fpo_cuda_check_shared(program, shared, 0, atoi(most), err);
+        if (st)
+            return st;
+    }
     *out = calloc(1, sizeof **out);
     return *out ? FPO_OK : fpo_fail(err, FPO_ENOMEM, "%s_open: out of memory", program);
 }

@@ -18,6 +18,11 @@ typedef struct fpo_cuda fpo_cuda;
  * device can be used, naming the reason, or where a block of the program's kernels asks for
  * more dynamic shared memory (`shared` bytes, 0: none) than the device gives one. */
 fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared, fpo_error *err);
+/* Open's check that a block of the program's kernels gets the dynamic shared memory they ask
+ * for (`shared` bytes, 0: none) on device `dev`, which gives a block at most `most`:
+ * FPO_EMISMATCH naming CUDA_SHARED where it does not. */
+fpo_status fpo_cuda_check_shared(const char *program, int shared, int dev, int most,
+                                 fpo_error *err);
 /* Frees the pool, the graph and the stream; NULL is allowed. */
 void fpo_cuda_close(fpo_cuda *c);
 
