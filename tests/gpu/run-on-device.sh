@@ -36,8 +36,7 @@ if [ "${1:-}" = "--stage" ]; then
     rm -rf .gpu
     mkdir -p .gpu/rt/bin .gpu/rt/lib .gpu/rt/ompi/bin .gpu/rt/pmix
     bins=()
-    for b in tests/cuda/cuda_check_gpu tests/cuda/cuda_check_gpu_rows32 \
-             tests/cuda/builtins_check_gpu tests/cuda/fpo_cuda_bench \
+    for b in tests/cuda/cuda_check_gpu tests/cuda/builtins_check_gpu tests/cuda/fpo_cuda_bench \
              example_model/fpo_example_model example_model/fpo_sw_model \
              example_model/fpo_sw_model_gpu_unfused \
              tests/codepaths/cp_halo_gpu_fused tests/codepaths/cp_halo_gpu_unfused \
@@ -116,10 +115,6 @@ grep -m1 'model name' /proc/cpuinfo
 echo "cores: $(nproc)"
 
 check "cuda_gpu.check 40 x 43 x 16, every variant" "$bin/cuda_check_gpu" 40 43 16
-# tiles of 32 rows whose shared tiles the kernels ask for at launch (CUDA_SHARED 160)
-[ -x "$bin/cuda_check_gpu_rows32" ] &&
-    check "cuda_gpu.rows32 70 x 48 x 5 and 192 x 192 x 8, every variant (dynamic shared memory)" \
-        bash -o pipefail -c "'$bin/cuda_check_gpu_rows32' 70 48 5 && '$bin/cuda_check_gpu_rows32' 192 192 8 | grep -v ' 0 differ fused, 0 unfused'"
 # builtins the C library and CUDA compute each their own way: within their ulp tolerances
 [ -x "$bin/builtins_check_gpu" ] &&
     check "builtins on the GPU within their ulp tolerances (f64 and f32)" "$bin/builtins_check_gpu" 256 256
