@@ -1986,10 +1986,11 @@ char *fpo_cuda_summary(Ir *ir, const Build *bd) {
         }
     return fpo_fmt("fpo-gen: %s (%s, cuda): %d temporaries: %d arrays in the device pool (%d B per "
                    "point; every temporary: %d B), %d in shared memory or registers only; %d column "
-                   "walk%s in %d kernel%s, %d value%s kept in registers from level to level\n",
+                   "walk%s%s, %d value%s kept in registers from level to level\n",
                    ir->name, s->fused ? "fused" : "unfused", s->nslots - s->nfparams, arrays,
                    bytes, all, s->nslots - s->nfparams - arrays, walks, walks == 1 ? "" : "s",
-                   kernels, kernels == 1 ? "" : "s", regs, regs == 1 ? "" : "s");
+                   walks ? fpo_fmt(" in %d kernel%s", kernels, kernels == 1 ? "" : "s") : "",
+                   regs, regs == 1 ? "" : "s");
 }
 
 /* One variant's .cu source. */
