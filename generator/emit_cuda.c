@@ -157,10 +157,6 @@ static void levels_loop(Cu *c, Buf *b, Decl *s, Node *body, int kl) {
     buf_add(b, "        }\n    }\n");
 }
 
-/* The kernel of unit u's statements `body` (its group, or its whole sequential interval),
- * made once per stencil nest: a thread a point of [fpo_ib, fpo_ie) x [fpo_jb, fpo_je) on `kl`
- * levels from fpo_ka + blockIdx.z * kl, or (`column`) a thread a column walking levels
- * [fpo_ka, fpo_kz) in the interval's order. */
 /* A kernel's parameters for stencil s's arguments: its scalars by value, a field view for each
  * field parameter and temporary (fpo__v_NAME), each followed by ", ". */
 static void stencil_params(Buf *b, Decl *s) {
@@ -175,6 +171,10 @@ static void stencil_params(Buf *b, Decl *s) {
         buf_printf(b, "const fpo_field fpo__v_%s, ", s->temps[i]->name);
 }
 
+/* The kernel of unit u's statements `body` (its group, or its whole sequential interval),
+ * made once per stencil nest: a thread a point of [fpo_ib, fpo_ie) x [fpo_jb, fpo_je) on `kl`
+ * levels from fpo_ka + blockIdx.z * kl, or (`column`) a thread a column walking levels
+ * [fpo_ka, fpo_kz) in the interval's order. */
 static const char *nest_kernel(Cu *c, Unit *u, Node *body, bool column, int kl) {
     Decl *s = u->st;
     const char *name = u->grp < 0 || column
@@ -945,8 +945,16 @@ static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, int depth) {
     Buf *kb = &c->kernels;
     unsigned char *used = fpo_new((size_t)(s->nparams + s->ntemps + 1));
     WalkCode *w = fpo_new(sizeof(WalkCode) * (size_t)nk);
-    for (int q = 0; q < nk; q++)
+    int nh = 0;   /* the nests run inside the walks, in turn (fpo_h0, fpo_h1, ...) */
+    for (int q = 0; q < nk; q++) {
         w[q] = walk_code(c, &k[q], used);
+        nh += k[q].nhost;
+    }
+    Unit **hosts = fpo_new(sizeof(Unit *) * (size_t)(nh + 1));
+    unsigned char **hu = fpo_new(sizeof(unsigned char *) * (size_t)(nh + 1));
+    for (int q = 0, hn = 0; q < nk; q++)
+        for (int h = 0; h < k[q].nhost; h++, hn++)
+            hosts[hn] = &k[q].u[k[q].n + h], hu[hn] = w[q].hu[h];
     buf_printf(kb, "\n/* stencil %s (%s:%d), ", s->name, fpo_loc_path(s->loc), s->loc.line);
     for (int q = 0; q < nk; q++) {
         if (q)
@@ -956,47 +964,43 @@ static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, int depth) {
     buf_add(kb, " */\n");
     buf_printf(kb, "static __global__ void %s(", name);
     stencil_params(kb, s);
-    for (int q = 0, hn = 0; q < nk; q++)
-        for (int h = 0; h < k[q].nhost; h++, hn++) {
-            Decl *hs = k[q].u[k[q].n + h].st;
-            for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
-                Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
-                if (x->ax == AX_SCALAR)
-                    buf_printf(kb, "%s fpo_h%d_%s, ", fpo_c_type(x->dt), hn, x->name);
-                else
-                    buf_printf(kb, "const fpo_field fpo__h%d_v_%s, ", hn, x->name);
-            }
+    for (int h = 0; h < nh; h++) {
+        Decl *hs = hosts[h]->st;
+        for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
+            Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
+            if (x->ax == AX_SCALAR)
+                buf_printf(kb, "%s fpo_h%d_%s, ", fpo_c_type(x->dt), h, x->name);
+            else
+                buf_printf(kb, "const fpo_field fpo__h%d_v_%s, ", h, x->name);
         }
+    }
     buf_add(kb, "const fpo_domain fpo__dom, unsigned fpo_edges, int64_t fpo_ib, int64_t fpo_ie, "
                 "int64_t fpo_jb, int64_t fpo_je");
     for (int q = 0, mn = 0; q < nk; q++)
         for (int m = 0; m < k[q].n; m++, mn++)
             buf_printf(kb, ", int64_t fpo_ka%d, int64_t fpo_kz%d", mn, mn);
-    for (int q = 0, hn = 0; q < nk; q++)
-        for (int h = 0; h < k[q].nhost; h++, hn++)
-            buf_printf(kb, ", int64_t fpo_h%d_ib, int64_t fpo_h%d_ie, int64_t fpo_h%d_jb, "
-                           "int64_t fpo_h%d_je, int64_t fpo_h%d_ka, int64_t fpo_h%d_kz",
-                       hn, hn, hn, hn, hn, hn);
+    for (int h = 0; h < nh; h++)
+        buf_printf(kb, ", int64_t fpo_h%d_ib, int64_t fpo_h%d_ie, int64_t fpo_h%d_jb, "
+                       "int64_t fpo_h%d_je, int64_t fpo_h%d_ka, int64_t fpo_h%d_kz",
+                   h, h, h, h, h, h);
     buf_add(kb, ") {\n");
     region_vars(kb, fpo_c_has_region(s));
     used_views(kb, s, used);
-    for (int q = 0, hn = 0; q < nk; q++)   /* (a host's views are made inside its block) */
-        for (int h = 0; h < k[q].nhost; h++, hn++) {
-            Decl *hs = k[q].u[k[q].n + h].st;
-            for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
-                Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
-                if (x->ax != AX_SCALAR && !w[q].hu[h][i])
-                    buf_printf(kb, "    (void)fpo__h%d_v_%s;\n", hn, x->name);
-            }
+    for (int h = 0; h < nh; h++) {   /* (a host's views are made inside its block) */
+        Decl *hs = hosts[h]->st;
+        for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
+            Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
+            if (x->ax != AX_SCALAR && !hu[h][i])
+                buf_printf(kb, "    (void)fpo__h%d_v_%s;\n", h, x->name);
         }
+    }
     buf_add(kb, "    const int64_t i = fpo_ib + (int64_t)(blockIdx.x * blockDim.x + threadIdx.x);\n"
                 "    const int64_t j = fpo_jb + (int64_t)(blockIdx.y * blockDim.y + threadIdx.y);\n"
                 "    if (i >= fpo_ie || j >= fpo_je)\n        return;\n");
-    for (int q = 0, hn = 0; q < nk; q++)   /* the column is in the box of the nest run inside */
-        for (int h = 0; h < k[q].nhost; h++, hn++)
-            buf_printf(kb, "    const bool fpo_h%d_at = i >= fpo_h%d_ib && i < fpo_h%d_ie && j >= "
-                           "fpo_h%d_jb && j < fpo_h%d_je;\n",
-                       hn, hn, hn, hn, hn);
+    for (int h = 0; h < nh; h++)   /* the column is in the box of the nest run inside */
+        buf_printf(kb, "    const bool fpo_h%d_at = i >= fpo_h%d_ib && i < fpo_h%d_ie && j >= "
+                       "fpo_h%d_jb && j < fpo_h%d_je;\n",
+                   h, h, h, h, h);
     for (int q = 0, h0 = 0, m0 = 0; q < nk; q++) {
         if (nk == 1) {
             walk_part(c, kb, &k[q], &w[q], h0, m0);
@@ -1019,20 +1023,17 @@ static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, int depth) {
     buf_printf(b, "FPO_LAUNCH(fpo__cu, %s, %s, (%s) - (%s), (%s) - (%s), 1, %d, %d, (",
                what(s, u->stage->loc), name, ie, ib, je, jb, CU_BX, CU_BY);
     stencil_args(c, b, u);
-    for (int q = 0; q < nk; q++)
-        for (int h = 0; h < k[q].nhost; h++)
-            stencil_args(c, b, &k[q].u[k[q].n + h]);
+    for (int h = 0; h < nh; h++)
+        stencil_args(c, b, hosts[h]);
     buf_printf(b, "p->dom, p->edges, %s, %s, %s, %s", ib, ie, jb, je);
     for (int q = 0; q < nk; q++)
         for (int m = 0; m < k[q].n; m++)
             buf_printf(b, ", %s, %s", fpo_dbound_text(k[q].u[m].box.lo[2]),
                        fpo_dbound_text(k[q].u[m].box.hi[2]));
-    for (int q = 0; q < nk; q++)
-        for (int h = 0; h < k[q].nhost; h++) {
-            SBox hx = k[q].u[k[q].n + h].box;
-            for (int d = 0; d < 3; d++)
-                buf_printf(b, ", %s, %s", fpo_dbound_text(hx.lo[d]), fpo_dbound_text(hx.hi[d]));
-        }
+    for (int h = 0; h < nh; h++)
+        for (int d = 0; d < 3; d++)
+            buf_printf(b, ", %s, %s", fpo_dbound_text(hosts[h]->box.lo[d]),
+                       fpo_dbound_text(hosts[h]->box.hi[d]));
     buf_add(b, "));\n");
 }
 
@@ -1347,6 +1348,14 @@ static int item_end(Seg *g, int i) {
     return e;
 }
 
+/* Whether a nest of the item that starts at nest i runs (runs[n]: nest n does). */
+static bool item_runs(Seg *g, int i, const bool *runs) {
+    for (int n = i; n < item_end(g, i); n++)
+        if (runs[n])
+            return true;
+    return false;
+}
+
 /* Whether item i of the segment must run after item j's points are all done (j < i): a nest
  * of one depends on a nest of the other (depends). */
 static bool item_depends(Seg *g, int i, int j, int ns) {
@@ -1361,8 +1370,8 @@ static bool item_depends(Seg *g, int i, int j, int ns) {
  * it that it depends on (0 where none), and a barrier (__syncthreads) separates the phases.
  * The threads of a phase run its items together (FPO_PHASE_: in the emulated build one thread
  * after another, so a barrier missing changes the bits). A nest the variant left nothing to
- * do (runs[n] false) is left out, an item none of whose nests runs (iruns[i] false) too. */
-static void emit_phases(Buf *k, Seg *g, int ns, Buf *nests, const bool *runs, const bool *iruns) {
+ * do (runs[n] false) is left out, an item none of whose nests runs too. */
+static void emit_phases(Buf *k, Seg *g, int ns, Buf *nests, const bool *runs) {
     int *phase = fpo_new(sizeof(int) * (size_t)g->n), last = -1;
     for (int n = 0; n < g->n; n++)
         if (!runs[n]) {
@@ -1375,10 +1384,10 @@ static void emit_phases(Buf *k, Seg *g, int ns, Buf *nests, const bool *runs, co
                     buf_printf(k, "    (void)fpo__s%d_%s;\n", n, st->params[a]->name);
         }
     for (int i = 0; i < g->n; i = item_end(g, i)) {
-        if (!iruns[i])
+        if (!item_runs(g, i, runs))
             continue;
         for (int j = 0; j < i; j = item_end(g, j))
-            if (iruns[j] && phase[j] >= phase[i] && item_depends(g, i, j, ns))
+            if (item_runs(g, j, runs) && phase[j] >= phase[i] && item_depends(g, i, j, ns))
                 phase[i] = phase[j] + 1;
         last = phase[i] > last ? phase[i] : last;
     }
@@ -1386,12 +1395,12 @@ static void emit_phases(Buf *k, Seg *g, int ns, Buf *nests, const bool *runs, co
         buf_printf(k, "%s    FPO_PHASE_(fpo_nt) {   /* phase %d:", p ? "    __syncthreads();\n" : "",
                    p + 1);
         for (int i = 0; i < g->n; i = item_end(g, i))
-            for (int n = i; iruns[i] && phase[i] == p && n < item_end(g, i); n++)
+            for (int n = i; phase[i] == p && n < item_end(g, i); n++)
                 if (runs[n])
                     buf_printf(k, " %s", g->u[n].st->name);
         buf_add(k, " */\n");
         for (int i = 0; i < g->n; i = item_end(g, i))
-            if (iruns[i] && phase[i] == p)
+            if (item_runs(g, i, runs) && phase[i] == p)
                 add_indented(k, nests[i].s, nests[i].len, 1);
         buf_add(k, "    }\n");
     }
@@ -1527,12 +1536,12 @@ static bool reaches(Seg *g, int a, int b, int side) {
 }
 
 /* The item of nests [i, item_end) as one loop over its points (into nb; runs[n]: whether nest
- * n runs; whether any does). One nest: its range and set-up, then its loop. Several:
+ * n runs). One nest: its range and set-up, then its loop. Several:
  * each nest's range (fpo_a<n>, ...), the loop over their union, and at each point the
  * registers the nests hand values over in (g->reg: zero at each point, as the C back end's
  * scalars), then each nest in a block of its own (its set-up there: the nests' names may
  * clash), behind a test of each side where another nest of the item may reach further. */
-static bool emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs) {
+static void emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs) {
     Sched *s = c->s;
     int e = item_end(g, i);
     int64_t mlo = 0, mhi = 0;
@@ -1562,12 +1571,8 @@ static bool emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs) {
                            fpo_c_type(s->slots[x]->dt), g->reg[x]->name, g->reg[x]->name);
                 break;
             }
-    bool any = false;
     if (e - i == 1) {
         unit_range(nb, g, i, "");
-        buf_add(nb, "        const int fpo_ni = fpo_b - fpo_a, fpo_np = fpo_ni > 0 && fpo_d > fpo_c ? "
-                    "fpo_ni * (fpo_d - fpo_c) : 0;\n");
-        any = runs[i] = unit_point(c, g, i, nb, &point);
     } else {
         for (int n = i; n < e; n++)
             unit_range(nb, g, n, fpo_fmt("%d", n));
@@ -1579,12 +1584,15 @@ static bool emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs) {
                            "? fpo_b%d : fpo_b;\n        fpo_c = fpo_c%d < fpo_c ? fpo_c%d : fpo_c, "
                            "fpo_d = fpo_d%d > fpo_d ? fpo_d%d : fpo_d;\n",
                        n, n, n, n, n, n, n, n);
-        buf_add(nb, "        const int fpo_ni = fpo_b - fpo_a, fpo_np = fpo_ni > 0 && fpo_d > fpo_c ? "
-                    "fpo_ni * (fpo_d - fpo_c) : 0;\n");
+    }
+    buf_add(nb, "        const int fpo_ni = fpo_b - fpo_a, fpo_np = fpo_ni > 0 && fpo_d > fpo_c ? "
+                "fpo_ni * (fpo_d - fpo_c) : 0;\n");
+    if (e - i == 1) {   /* its set-up before its loop */
+        runs[i] = unit_point(c, g, i, nb, &point);
+    } else {
         for (int n = i; n < e; n++) {
             Buf setup = {0}, pt = {0};
             runs[n] = unit_point(c, g, n, &setup, &pt);
-            any |= runs[n];
             if (!runs[n])
                 continue;
             static const char *test[] = {"i >= fpo_a", "i < fpo_b", "j >= fpo_c", "j < fpo_d"};
@@ -1606,10 +1614,9 @@ static bool emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs) {
             buf_add(&point, "            }\n");
         }
     }
-    if (any)
+    if (item_runs(g, i, runs))
         emit_points(c, nb, CU_TX + mlo + mhi, &point);
     buf_add(nb, "    }\n");
-    return any;
 }
 
 /* The segment's kernel (appended to c->kernels) and its launch (to b). */
@@ -1704,20 +1711,20 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     /* each item's text (the nests that share a loop over the points), then the phases they
      * run in */
     Buf *nests = fpo_new(sizeof(Buf) * (size_t)g->n);
-    bool *runs = fpo_new(sizeof(bool) * (size_t)g->n), *iruns = fpo_new(sizeof(bool) * (size_t)g->n);
+    bool *runs = fpo_new(sizeof(bool) * (size_t)g->n);
     for (int i = 0; i < g->n; i = item_end(g, i))
-        iruns[i] = emit_item(c, g, i, &nests[i], runs);
+        emit_item(c, g, i, &nests[i], runs);
     if (L > 1) {
         buf_add(k, "    for (int fpo_l = 0; fpo_l < fpo_nl; fpo_l++) {   /* the block's levels, in "
                    "turn */\n        const int64_t k = fpo_k0 + fpo_l;\n        (void)k;\n");
         buf_addn(k, level.s ? level.s : "", level.len);
         Buf ph = {0};
-        emit_phases(&ph, g, s->nslots, nests, runs, iruns);
+        emit_phases(&ph, g, s->nslots, nests, runs);
         add_indented(k, ph.s, ph.len, 1);
         buf_add(k, "        __syncthreads();   /* the next level writes the shared tiles again */\n"
                    "    }\n");
     } else {
-        emit_phases(k, g, s->nslots, nests, runs, iruns);
+        emit_phases(k, g, s->nslots, nests, runs);
     }
     buf_add(k, "}\n");
     bool any = false;
@@ -1783,8 +1790,6 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     buf_add(b, "}\n");
 }
 
-/* What runs nests u .. of a group (`left` of them): a segment of a fused group (as many
- * nests as can be one kernel), a walk (plan_walk), or the nest on its own. */
 /* The most walks one kernel runs in turn. */
 enum { WALKS_MAX = 4 };
 
@@ -1812,6 +1817,8 @@ static bool plan_walks(Cu *c, FGroup *G, Unit *g0, Unit *u, int left, Piece *p) 
     return true;
 }
 
+/* What runs nests u .. of a group (`left` of them): a segment of a fused group (as many
+ * nests as can be one kernel), walks (plan_walks), or the nest on its own. */
 static Piece next_piece(Cu *c, FGroup *G, Unit *g0, Unit *u, int left) {
     Piece p = {PC_NEST, 1, {0}, {{0}}, 0};
     Seg seg;

@@ -801,6 +801,7 @@ void fpo_c_point(Buf *b, Decl *st, Node *body, int indent, const void *ctx, unsi
     e.where = where;
     emit_point_body(&e, st, body);
 }
+
 bool fpo_c_emits(const void *ctx, Node *body, unsigned where) {
     Emit e = *(const Emit *)ctx;
     e.where = where;
