@@ -2,9 +2,12 @@
  * chain step and the example model's transport step on the GPU, fused (segment kernels) and
  * unfused (chain_ref, tp_ref: a kernel a loop nest), against the C back end (fused) on all of
  * this machine's cores (OpenMP); their bandwidth against the device's triad measured here;
- * the host time of one run (a replay of its CUDA graph). Fails only when the back ends give
- * different bits. Usage: fpo_cuda_bench [N [NZ [RUNS [STEP]]]]; STEP `chain` or `tp_step` runs
- * that step only (a profiler's launches then all go to it). */
+ * the host time of one run (a replay of its CUDA graph); and the chain written by hand as one
+ * kernel (chain_hand.cu) in a few block shapes, what one kernel of the whole step reaches on
+ * this device. Fails only when the back ends (or the hand-written kernel) give different
+ * bits. Usage: fpo_cuda_bench [N [NZ [RUNS [STEP]]]]; STEP `chain`, `tp_step` or `hand` (the
+ * hand-written chain) runs that step only (a profiler's launches then all go to it). */
+#include "chain_hand.h"
 #include "chain_ref.h"
 #include "chain_step.h"
 #include "tp_ref.h"
@@ -77,6 +80,60 @@ static fpo_field f2(double *d, int n, fpo_space s) {
         }                                                                                      \
     } while (0)
 
+/* The chain written by hand as one kernel (chain_hand.cu), in the block shapes below: its time
+ * against the generated fused run's (tg), and its bits against the C back end's q_out (in
+ * out->host); 1 where they differ. */
+static int hand(int n, int nz, int runs, const Arr *q, const Arr *u, const Arr *v,
+                const Arr *delp, const Arr *out, const struct cudaDeviceProp *prop, double bytes,
+                double triad, double tg) {
+    static const struct {
+        int rows, keep;
+    } shapes[] = {{8, 0}, {4, 0}, {2, 0}, {4, 1}, {2, 1}, {1, 1}};
+    chain_hand_grid g = {n, n, nz, H};
+    Arr hout = arr(out->n, 4, 0.0, 1.0);
+    double *work = NULL;
+    int bad = 0;
+    if (cudaMalloc((void **)&work, chain_hand_work_doubles(&g) * sizeof(double)) != cudaSuccess) {
+        printf("chain by hand: no memory for cp and dp\n");
+        arr_free(&hout);
+        return 0;
+    }
+    for (size_t x = 0; x < sizeof shapes / sizeof *shapes; x++) {
+        int rows = shapes[x].rows, keep = shapes[x].keep;
+        size_t shared = chain_hand_shared(&g, rows, keep);
+        printf("chain by hand, one kernel, blocks of 32 x %d columns, cp and dp in %s (%zu bytes "
+               "of shared memory a block): ", rows, keep ? "shared memory" : "device memory",
+               shared);
+        if (shared > prop->sharedMemPerBlockOptin) {
+            printf("more than the device gives a block (%zu)\n", prop->sharedMemPerBlockOptin);
+            continue;
+        }
+        int e = chain_hand_step(&g, rows, keep, q->dev, u->dev, v->dev, delp->dev, hout.dev,
+                                work, 0.3, 0.05, 0.1);
+        if (e || cudaDeviceSynchronize() != cudaSuccess) {
+            printf("the launch failed: %s\n",
+                   cudaGetErrorString(e ? (cudaError_t)e : cudaGetLastError()));
+            continue;
+        }
+        memcpy(hout.host, out->host, out->n * sizeof(double));
+        long d = differ(&hout);
+        bad |= d != 0;
+        double th;
+        TIME_RUNS(th, runs,
+                  chain_hand_step(&g, rows, keep, q->dev, u->dev, v->dev, delp->dev, hout.dev,
+                                  work, 0.3, 0.05, 0.1),
+                  cudaDeviceSynchronize());
+        printf("%8.3f ms, %6.0f GB/s = %5.1f %% of the device triad | ", th * 1e3,
+               bytes / th / 1e9, 100.0 * bytes / th / triad);
+        if (tg > 0.0)
+            printf("FPO fused / hand %5.2fx | ", tg / th);
+        printf("points differing from C: %ld\n", d);
+    }
+    cudaFree(work);
+    arr_free(&hout);
+    return bad;
+}
+
 int main(int argc, char **argv) {
     int n = argc > 1 ? atoi(argv[1]) : 192, nz = argc > 2 ? atoi(argv[2]) : 80;
     int runs = argc > 3 ? atoi(argv[3]) : 20;
@@ -102,7 +159,7 @@ int main(int argc, char **argv) {
     fpo_options oc = {.backend = "c"}, og = {.backend = "cuda"};
 
     /* the chain step */
-    if (!*only || !strcmp(only, "chain")) {
+    if (!*only || !strcmp(only, "chain") || !strcmp(only, "hand")) {
         Arr q = arr(n3, 0, 0.5, 1.0), u = arr(n3, 1, -1.0, 2.0), v = arr(n3, 2, -1.0, 2.0),
             delp = arr(n3, 3, 1.0, 1.0), out = arr(n3, 4, 0.0, 1.0);
         chain_step_fields hf = {f3(q.host, n, nz, FPO_HOST), f3(u.host, n, nz, FPO_HOST),
@@ -123,23 +180,28 @@ int main(int argc, char **argv) {
             fprintf(stderr, "cuda_bench: chain: %s\n", err.msg);
             return 1;
         }
-        double tc, tg, tu, th;
-        TIME_RUNS(tc, runs, chain_step_run(pc, 0.3, 0.05, 0.1, &err), (void)0);
-        TIME_RUNS(tg, runs, chain_step_run(pg, 0.3, 0.05, 0.1, &err), chain_step_wait(pg, &err));
-        TIME_RUNS(tu, runs, chain_ref_run(pu, 0.3, 0.05, 0.1, &err), chain_ref_wait(pu, &err));
-        HOST_TIME(th, chain_step_run(pg, 0.3, 0.05, 0.1, &err), chain_step_wait(pg, &err));
-        chain_step_wait(pg, &err);
-        long d = differ(&out);
-        memcpy(out2.host, out.host, n3 * sizeof(double));
-        long du_ = differ(&out2);
-        bad += d != 0 || du_ != 0;
+        double tc, tg = 0.0, tu, th;
         double bytes = 5.0 * 8.0 * (double)n * n * nz;   /* q, u, v, delp read; q_out written */
-        printf("chain:   CUDA fused %8.3f ms, unfused %8.3f ms: fused/unfused %5.2fx | fused %6.0f "
-               "GB/s = %5.1f %% of the device triad | C fused on the host (%d threads) %8.3f ms: "
-               "GPU/CPU %6.2fx | host time of a run %.1f us | points differing from C: %ld fused, "
-               "%ld unfused\n",
-               tg * 1e3, tu * 1e3, tu / tg, bytes / tg / 1e9, 100.0 * bytes / tg / triad, threads,
-               tc * 1e3, tc / tg, th * 1e6, d, du_);
+        TIME_RUNS(tc, runs, chain_step_run(pc, 0.3, 0.05, 0.1, &err), (void)0);
+        if (strcmp(only, "hand")) {   /* (`hand`: the C back end's q_out only, for the kernel) */
+            TIME_RUNS(tg, runs, chain_step_run(pg, 0.3, 0.05, 0.1, &err),
+                      chain_step_wait(pg, &err));
+            TIME_RUNS(tu, runs, chain_ref_run(pu, 0.3, 0.05, 0.1, &err),
+                      chain_ref_wait(pu, &err));
+            HOST_TIME(th, chain_step_run(pg, 0.3, 0.05, 0.1, &err), chain_step_wait(pg, &err));
+            chain_step_wait(pg, &err);
+            long d = differ(&out);
+            memcpy(out2.host, out.host, n3 * sizeof(double));
+            long du_ = differ(&out2);
+            bad += d != 0 || du_ != 0;
+            printf("chain:   CUDA fused %8.3f ms, unfused %8.3f ms: fused/unfused %5.2fx | fused "
+                   "%6.0f GB/s = %5.1f %% of the device triad | C fused on the host (%d threads) "
+                   "%8.3f ms: GPU/CPU %6.2fx | host time of a run %.1f us | points differing from "
+                   "C: %ld fused, %ld unfused\n",
+                   tg * 1e3, tu * 1e3, tu / tg, bytes / tg / 1e9, 100.0 * bytes / tg / triad,
+                   threads, tc * 1e3, tc / tg, th * 1e6, d, du_);
+        }
+        bad += hand(n, nz, runs, &q, &u, &v, &delp, &out, &prop, bytes, triad, tg);
         chain_step_close(pc);
         chain_step_close(pg);
         chain_ref_close(pu);

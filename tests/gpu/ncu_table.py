@@ -3,7 +3,8 @@
 one line per kernel: launches, mean time, DRAM bytes and bandwidth, registers, warps active,
 and where measured the warp instructions issued (millions), the busiest of the SM's units
 and of L1 / shared memory, in per cent of their peak (an SM% near 100 says issue-bound), and
-the share of L2 sectors that hit (L2hit%)."""
+the share of L2 sectors that hit (L2hit%). The hand-written chain's kernels (chain_hand.cu)
+get a line for each block shape."""
 import csv
 import sys
 from collections import defaultdict
@@ -14,6 +15,8 @@ with open(sys.argv[1], newline="") as f:
     lines = [l for l in f if l.startswith('"')]   # ncu's own messages are not CSV
 for r in csv.DictReader(lines):
     key = r["Kernel Name"].split("(")[0]
+    if key.startswith("chain_hand"):   # the hand-written chain, once for each block shape
+        key += " " + r.get("Block Size", "").replace(" ", "")
     if key not in rows:
         order.append(key)
     try:
