@@ -2,9 +2,9 @@
  * written by hand as one kernel: a block of 32 x `rows` columns walks the levels up, each
  * thread computing at its own column the Courant numbers, fluxes (handed to its neighbours in
  * shared memory), diffusion and update of a level and the FORWARD sweep of the tridiagonal
- * solve (cp, dp to device memory, or kept in shared memory), then walks its column down (the
- * BACKWARD sweep and the clip). Inputs are read from device memory once a level, two levels
- * ahead; q_out written once. The same arithmetic as the generated code, so the same bits.
+ * solve (cp, dp to device memory, those of the top levels or all of them kept in shared
+ * memory), then walks its column down (the BACKWARD sweep and the clip). Inputs are read from
+ * device memory once a level, two levels ahead; q_out written once. The same arithmetic as the generated code, so the same bits.
  * Compiled by nvcc for fpo_cuda_bench, and as C (HAND_EMULATE, hand_emu.h) for the check
  * without a GPU. */
 #include "chain_hand.h"
@@ -67,7 +67,7 @@ __device__ __forceinline__ void load(In *x, const Args *a, const Col *s, int k) 
 
 /* Level k of the column, its inputs in x (loaded again with level k + 2's); fxs and fys: this
  * level's buffers of the block's fluxes (fx at I faces, HX + 1 a row; fy at J faces, HX a row). */
-__device__ __forceinline__ void level(const Args *a, Col *s, In *x, int k, bool on, bool keep,
+__device__ __forceinline__ void level(const Args *a, Col *s, In *x, int k, bool on, int kb,
                                       double *fxs, double *fys, double *cps, double *dps,
                                       int nt) {
     double qd = 0.0, dl = 1.0;
@@ -120,9 +120,9 @@ __device__ __forceinline__ void level(const Args *a, Col *s, In *x, int k, bool 
         dp = (d + kv * s->dp) / mt;
     }
     s->cp = cp, s->dp = dp;
-    if (keep) {
-        cps[(size_t)k * (size_t)nt + (size_t)s->t] = cp;
-        dps[(size_t)k * (size_t)nt + (size_t)s->t] = dp;
+    if (k >= kb) {
+        cps[(size_t)(k - kb) * (size_t)nt + (size_t)s->t] = cp;
+        dps[(size_t)(k - kb) * (size_t)nt + (size_t)s->t] = dp;
     } else {
         size_t w = s->w + (size_t)k * (size_t)a->nx * (size_t)a->ny;
         a->cp[w] = cp;
@@ -130,8 +130,9 @@ __device__ __forceinline__ void level(const Args *a, Col *s, In *x, int k, bool 
     }
 }
 
-/* The kernel's thread: its column's walk up and down (`keep`: cp and dp in shared memory). */
-__device__ __forceinline__ void walk(Args a, bool keep, double *smem) {
+/* The kernel's thread: its column's walk up and down, cp and dp of the levels from kb up in
+ * shared memory, those below in device memory. */
+__device__ __forceinline__ void walk(Args a, int kb, double *smem) {
     const int rows = (int)blockDim.y, nt = HX * rows;
     Col s;
     s.ti = (int)threadIdx.x, s.tj = (int)threadIdx.y, s.t = s.ti + HX * s.tj;
@@ -147,7 +148,7 @@ __device__ __forceinline__ void walk(Args a, bool keep, double *smem) {
     /* two levels' buffers of the fluxes (a thread may start level k + 1 while another still
      * reads level k's: one barrier a level), then the kept cp and dp */
     double *fxs = smem, *fys = fxs + 2 * (HX + 1) * rows;
-    double *cps = fys + 2 * HX * (rows + 1), *dps = cps + (size_t)a.nz * (size_t)nt;
+    double *cps = fys + 2 * HX * (rows + 1), *dps = cps + (size_t)(a.nz - kb) * (size_t)nt;
     const int fxn = (HX + 1) * rows, fyn = HX * (rows + 1);
     In x0, x1;
     if (on) {
@@ -155,9 +156,9 @@ __device__ __forceinline__ void walk(Args a, bool keep, double *smem) {
         load(&x1, &a, &s, 1);
     }
     for (int k = 0; k < a.nz; k += 2) {
-        level(&a, &s, &x0, k, on, keep, fxs, fys, cps, dps, nt);
+        level(&a, &s, &x0, k, on, kb, fxs, fys, cps, dps, nt);
         if (k + 1 < a.nz)
-            level(&a, &s, &x1, k + 1, on, keep, fxs + fxn, fys + fyn, cps, dps, nt);
+            level(&a, &s, &x1, k + 1, on, kb, fxs + fxn, fys + fyn, cps, dps, nt);
     }
     if (!on)
         return;
@@ -167,9 +168,9 @@ __device__ __forceinline__ void walk(Args a, bool keep, double *smem) {
     HAND_UNROLL
     for (int k = a.nz - 1; k >= 0; k--) {
         double cp, dp;
-        if (keep) {
-            cp = cps[(size_t)k * (size_t)nt + (size_t)s.t];
-            dp = dps[(size_t)k * (size_t)nt + (size_t)s.t];
+        if (k >= kb) {
+            cp = cps[(size_t)(k - kb) * (size_t)nt + (size_t)s.t];
+            dp = dps[(size_t)(k - kb) * (size_t)nt + (size_t)s.t];
         } else {
             cp = a.cp[s.w + (size_t)k * lw];
             dp = a.dp[s.w + (size_t)k * lw];
@@ -179,15 +180,16 @@ __device__ __forceinline__ void walk(Args a, bool keep, double *smem) {
     }
 }
 
-/* One kernel for each place of cp and dp (each its own name in a profile). */
+/* A kernel with cp and dp in device memory only, one with some or all of them in shared
+ * memory (each its own name in a profile). */
 __global__ void chain_hand_cpdp_memory(Args a) {
     HAND_SHARED(smem);
-    walk(a, false, smem);
+    walk(a, a.nz, smem);
 }
 
-__global__ void chain_hand_cpdp_shared(Args a) {
+__global__ void chain_hand_cpdp_shared(Args a, int kb) {
     HAND_SHARED(smem);
-    walk(a, true, smem);
+    walk(a, kb, smem);
 }
 
 size_t chain_hand_work_doubles(const chain_hand_grid *g) {
@@ -196,8 +198,7 @@ size_t chain_hand_work_doubles(const chain_hand_grid *g) {
 
 size_t chain_hand_shared(const chain_hand_grid *g, int rows, int keep) {
     size_t n = 2 * (size_t)(HX + 1) * (size_t)rows + 2 * (size_t)HX * (size_t)(rows + 1);
-    if (keep)
-        n += 2 * (size_t)g->nz * (size_t)HX * (size_t)rows;
+    n += 2 * (size_t)(keep < g->nz ? keep : g->nz) * (size_t)HX * (size_t)rows;
     return n * sizeof(double);
 }
 
@@ -212,13 +213,14 @@ int chain_hand_step(const chain_hand_grid *g, int rows, int keep, const double *
     int r;
 #ifndef HAND_EMULATE
     if (shared > 48 * 1024 &&
-        (r = (int)cudaFuncSetAttribute(keep ? chain_hand_cpdp_shared : chain_hand_cpdp_memory,
+        (r = (int)cudaFuncSetAttribute(chain_hand_cpdp_shared,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared)))
-        return r;
+        return r;   /* (only a kernel that keeps levels asks for more than 48 KB) */
 #endif
     unsigned gx = (unsigned)((g->nx + HX - 1) / HX), gy = (unsigned)((g->ny + rows - 1) / rows);
-    if (keep)
-        HAND_LAUNCH(r, chain_hand_cpdp_shared, gx, gy, HX, (unsigned)rows, shared, a);
+    if (keep > 0)
+        HAND_LAUNCH(r, chain_hand_cpdp_shared, gx, gy, HX, (unsigned)rows, shared, a,
+                    keep < g->nz ? g->nz - keep : 0);
     else
         HAND_LAUNCH(r, chain_hand_cpdp_memory, gx, gy, HX, (unsigned)rows, shared, a);
     return r;

@@ -16,9 +16,10 @@ typedef struct chain_hand_grid {
     int nx, ny, nz, h;
 } chain_hand_grid;
 
-/* A block's columns: 32 along I, `rows` along J (1 to 32). The FORWARD sweep's cp and dp go
- * to device memory (`work`: chain_hand_work_doubles of them), or with `keep` stay in the
- * block's shared memory (then chain_hand_shared bytes a block: the device must give that). */
+/* A block's columns: 32 along I, `rows` along J (1 to 32). The FORWARD sweep's cp and dp of
+ * the top `keep` levels (0 to nz) stay in the block's shared memory (chain_hand_shared bytes
+ * a block: the device must give that), the others' go to device memory (`work`:
+ * chain_hand_work_doubles of them). */
 size_t chain_hand_work_doubles(const chain_hand_grid *g);
 size_t chain_hand_shared(const chain_hand_grid *g, int rows, int keep);
 

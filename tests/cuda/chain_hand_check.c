@@ -1,6 +1,7 @@
 /* chain_hand_check.c: the hand-written CUDA chain step (chain_hand.cu, emulated: hand_emu.h)
  * against the C back end's chain_step, bit for bit, for blocks of 1, 3 and 8 rows, with cp and
- * dp in memory and kept in shared memory. Usage: chain_hand_check NX NY NZ. */
+ * dp in memory, those of the top 2 levels kept in shared memory, and all of them kept.
+ * Usage: chain_hand_check NX NY NZ. */
 #include "chain_hand.h"
 #include "chain_step.h"
 
@@ -38,7 +39,8 @@ int main(int argc, char **argv) {
     int failures = 0;
     const int rows[] = {1, 3, 8};
     for (int r = 0; r < 3; r++)
-        for (int keep = 0; keep < 2; keep++) {
+        for (int kx = 0; kx < 3; kx++) {
+            int keep = kx == 0 ? 0 : kx == 1 ? 2 : nz;
             memcpy(hand, out.dev, n * sizeof(double));   /* the halo as it was */
             if (chain_hand_step(&g, rows[r], keep, q.host, u.host, v.host, delp.host, hand,
                                 work, 0.3, 0.05, 0.1)) {
@@ -50,8 +52,8 @@ int main(int argc, char **argv) {
             for (size_t x = 0; x < n; x++)
                 if (memcmp(&hand[x], &out.host[x], sizeof(double)) && bad++ == 0)
                     first = (long)x;
-            printf("rows %d, cp and dp %s: %ld points differ\n", rows[r],
-                   keep ? "in shared memory" : "in device memory", bad);
+            printf("rows %d, cp and dp of the top %d of %d levels in shared memory: %ld points "
+                   "differ\n", rows[r], keep, nz, bad);
             if (bad) {
                 int64_t w = nx + 2 * H, hh = ny + 2 * H;
                 fprintf(stderr, "chain_hand_check: first difference at i=%lld j=%lld k=%lld: C "

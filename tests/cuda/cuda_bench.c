@@ -82,13 +82,16 @@ static fpo_field f2(double *d, int n, fpo_space s) {
 
 /* The chain written by hand as one kernel (chain_hand.cu), in the block shapes below: its time
  * against the generated fused run's (tg), and its bits against the C back end's q_out (in
- * out->host); 1 where they differ. */
+ * out->host); 1 where they differ. A shape's rows, and the levels whose cp and dp its blocks
+ * keep in shared memory: none, all (-1), or as many as let `blocks` blocks share a
+ * multiprocessor (the rest of cp and dp in device memory). */
 static int hand(int n, int nz, int runs, const Arr *q, const Arr *u, const Arr *v,
                 const Arr *delp, const Arr *out, const struct cudaDeviceProp *prop, double bytes,
                 double triad, double tg) {
     static const struct {
-        int rows, keep;
-    } shapes[] = {{8, 0}, {4, 0}, {2, 0}, {4, 1}, {2, 1}, {1, 1}};
+        int rows, keep, blocks;
+    } shapes[] = {{8, 0, 0},  {4, 0, 0},  {2, 0, 0},  {4, -1, 0},
+                  {1, -1, 0}, {8, 0, 1},  {8, 0, 2},  {4, 0, 3}};
     chain_hand_grid g = {n, n, nz, H};
     Arr hout = arr(out->n, 4, 0.0, 1.0);
     double *work = NULL;
@@ -99,11 +102,16 @@ static int hand(int n, int nz, int runs, const Arr *q, const Arr *u, const Arr *
         return 0;
     }
     for (size_t x = 0; x < sizeof shapes / sizeof *shapes; x++) {
-        int rows = shapes[x].rows, keep = shapes[x].keep;
+        int rows = shapes[x].rows, keep = shapes[x].keep < 0 ? nz : shapes[x].keep;
+        if (shapes[x].blocks) {   /* (a block's share, less the 1 KB the device reserves) */
+            size_t left = prop->sharedMemPerMultiprocessor / (size_t)shapes[x].blocks - 1024,
+                   flux = chain_hand_shared(&g, rows, 0), level = 2 * 8 * 32 * (size_t)rows;
+            keep = left > flux ? (int)((left - flux) / level) : 0;
+            keep = keep < nz ? keep : nz;
+        }
         size_t shared = chain_hand_shared(&g, rows, keep);
-        printf("chain by hand, one kernel, blocks of 32 x %d columns, cp and dp in %s (%zu bytes "
-               "of shared memory a block): ", rows, keep ? "shared memory" : "device memory",
-               shared);
+        printf("chain by hand, one kernel, blocks of 32 x %d columns, cp and dp of %d of %d "
+               "levels in shared memory (%zu bytes a block): ", rows, keep, nz, shared);
         if (shared > prop->sharedMemPerBlockOptin) {
             printf("more than the device gives a block (%zu)\n", prop->sharedMemPerBlockOptin);
             continue;
