@@ -5,8 +5,10 @@
  * loop nest as a kernel of its own (a thread a point; a thread a column for a FORWARD or
  * BACKWARD interval whose columns do not read each other, and in fused builds one kernel, a
  * walk, for a call's consecutive such intervals, the values a level reads back from the
- * levels before it in registers; else level by level). Temporaries kept on the chip only have
- * no array in the device pool (a table open reads). Run's body
+ * levels before it in registers; else level by level). A segment right before walks that read
+ * what it computes only at their own point runs inside the first walk's kernel, a block a tile
+ * computing it level by level, a thread a column walking it (a fed kernel). Temporaries kept
+ * on the chip only have no array in the device pool (a table open reads). Run's body
  * (emit_c.c) launches them on the program's stream; it is captured as a CUDA graph on the
  * first run and replayed after. docs/cuda.md explains the mapping. */
 #include "opt.h"
@@ -26,6 +28,10 @@ enum { CU_THREADS = 256 };
  * form does not do). */
 enum { CU_TX = 64, CU_TY = 32, CU_STATIC = 48 * 1024 };
 #define CU_WORK 1.5
+/* ... and a segment a walk runs inside, its tile a row of 64 columns for each 64 threads
+ * (plan_fed): what it recomputes costs no bytes, the values it hands over to the walk no pass
+ * over memory each. */
+#define CU_WORK_FED 2.0
 
 typedef struct Cu {
     Ir *ir;
@@ -36,6 +42,7 @@ typedef struct Cu {
     int nmade;
     int nseg;          /* segment kernels made */
     int nwalk;         /* walk kernels made */
+    int nfed;          /* kernels of a segment inside a walk made */
     bool *array;       /* per slot: has an array on the device (plan_arrays) */
     int tile_row;      /* the widest row of a segment's shared tile, elements (plan_arrays) */
     int nests;         /* the most nests a segment holds (--cuda-nests) */
@@ -1128,8 +1135,12 @@ static void seg_regs(Cu *c, Seg *g) {
 
 /* Plan units [u, u + n) of a fused group as one kernel; false where they cannot be one: a
  * value read at a point another block would write in the same launch, a value read that no
- * nest of the segment computed before, K ranges that differ, or too little shared memory. */
-static bool plan_segment(Cu *c, Unit *u, int n, Seg *g) {
+ * nest of the segment computed before, K ranges that differ, or too little shared memory.
+ * With nw > 0, as the segment the walks of the nw nests after it run inside, level by level
+ * (plan_fed): those nests are no users outside it, the values they read of it are handed over
+ * in shared tiles, and the tile has a row of 64 columns for each 64 of its threads (a thread
+ * a column of the walks). */
+static bool plan_segment(Cu *c, Unit *u, int n, Seg *g, int nw) {
     Sched *s = c->s;
     int ns = s->nslots;
     *g = (Seg){u, n, fpo_new(sizeof(Margin) * (size_t)n), fpo_new(sizeof(bool) * (size_t)ns),
@@ -1196,6 +1207,8 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g) {
                   inside(u[v].box, r->lo[1], r->hi[1], u[w0].box, 1)))
                 return false;
         }
+        for (int v = n; v < n + nw; v++)   /* read by a walk run inside (plan_fed) */
+            g->shared[x] |= fpo_unit_acc(&u[v], x) != NULL;
         if (g->shared[x])
             for (int i = 0; i < n; i++) {
                 Acc *a = fpo_unit_acc(&u[i], x);
@@ -1205,7 +1218,7 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g) {
                         g->sm[x].hi[d] = max64(g->sm[x].hi[d], g->m[i].hi[d]);
                     }
             }
-        g->global_w[x] = used_outside(s, u, n, x);
+        g->global_w[x] = used_outside(s, u, n + nw, x);
         /* a first writer that starts from the array's values where it computes past its tile
          * would read what other blocks write back in the same launch */
         Acc *w = fpo_unit_acc(&u[w0], x);
@@ -1225,9 +1238,11 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g) {
         pbytes += sizeof(int64_t) * (size_t)(4 + u[i].st->nparams);
     if (pbytes > 4000)
         return false;
-    /* the tile's rows: the least work among those whose shared tiles fit */
+    /* the tile's rows: the least work among those whose shared tiles fit (a walk's: as many
+     * rows of 64 columns as threads, CU_WORK_FED) */
     double best = 0;
-    for (int ty = c->rows; ty >= 1; ty /= 2) {
+    int fed_ty = c->threads / CU_TX;
+    for (int ty = nw ? fed_ty : c->rows; ty >= 1; ty = nw ? 0 : ty / 2) {
         size_t bytes = 0;
         for (int x = 0; x < ns; x++)
             if (g->shared[x])
@@ -1240,7 +1255,7 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g) {
         if (bytes <= (size_t)c->shared && (!best || work < best))
             best = work, g->ty = ty, g->bytes = (int)bytes;
     }
-    return best && best <= CU_WORK;
+    return best && best <= (nw ? CU_WORK_FED : CU_WORK);
 }
 
 /* The view a stencil variable v of nest i has in the segment kernel: its slot's shared tile
@@ -1619,63 +1634,46 @@ static void emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs) {
     buf_add(nb, "    }\n");
 }
 
-/* The segment's kernel (appended to c->kernels) and its launch (to b). */
-static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
+/* A segment kernel's text (seg_text): its parameters (each followed by ", "); what its
+ * arrays and shared tiles need set up (`slots`, after the tile's origin and fpo_nt); each
+ * array's view at level k where a block computes several levels in turn (`level`,
+ * `perlevel`); a level's phases; whether a nest of it runs in this variant. For the segment's
+ * own kernel (emit_segment) or a walk's that runs it at each level walked (emit_fed). */
+typedef struct SegText {
+    Buf params, slots, level, phases;
+    bool any;
+} SegText;
+
+static SegText seg_text(Cu *c, Seg *g, bool perlevel) {
     Sched *s = c->s;
-    const char *name = fpo_fmt("fpo_seg%d", ++c->nseg);
-    Buf kernel = {0}, *k = &kernel;   /* (appended to c->kernels where a nest runs) */
+    SegText t = {0};
     bool *touched = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
     for (int i = 0; i < g->n; i++)
         for (int a = 0; a < g->u[i].nacc; a++)
             touched[g->u[i].acc[a].slot] = true;
-    buf_printf(k, "\n/* %d nests of a fused group, tiles of %d x %d points:", g->n, CU_TX, g->ty);
-    for (int i = 0; i < g->n; i++)
-        buf_printf(k, "%s %s", i ? "," : "", g->u[i].st->name);
-    buf_add(k, " */\n");
-    /* other thread counts: the registers of 1024 threads a multiprocessor (64 each), at most */
-    if (c->threads != CU_THREADS)
-        buf_printf(k, "static __global__ void FPO_LAUNCH_BOUNDS(%d, %d) %s(", c->threads,
-                   c->threads < 1024 ? 1024 / c->threads : 1, name);
-    else
-        buf_printf(k, "static __global__ void %s(", name);
     for (int x = 0; x < s->nslots; x++)
         if (touched[x])
-            buf_printf(k, "const fpo_field fpo__f%d, ", x);
+            buf_printf(&t.params, "const fpo_field fpo__f%d, ", x);
     for (int i = 0; i < g->n; i++) {
         Decl *st = g->u[i].st;
         for (int a = 0; a < st->nparams; a++)
             if (st->params[a]->ax == AX_SCALAR)
-                buf_printf(k, "%s fpo__s%d_%s, ", fpo_c_type(st->params[a]->dt), i,
+                buf_printf(&t.params, "%s fpo__s%d_%s, ", fpo_c_type(st->params[a]->dt), i,
                            st->params[a]->name);
-        buf_printf(k, "int fpo_ib%d, int fpo_ie%d, int fpo_jb%d, int fpo_je%d, ",
+        buf_printf(&t.params, "int fpo_ib%d, int fpo_ie%d, int fpo_jb%d, int fpo_je%d, ",
                    i, i, i, i);
     }
-    int L = c->levels;   /* levels a block computes, in turn (--cuda-levels) */
-    buf_printf(k, "const fpo_domain fpo__dom, unsigned fpo_edges, int fpo_i0, int fpo_j0, "
-                  "int64_t fpo_ka%s) {\n", L > 1 ? ", int64_t fpo_kz" : "");
-    region_vars(k, seg_regions(g));
-    /* a tile's bounds and points in int: a level's offsets fit one (fpo_field_check_offsets32) */
-    buf_printf(k, "    const int fpo_ti0 = fpo_i0 + (int)blockIdx.x * %d, fpo_tj0 = fpo_j0 + "
-                  "(int)blockIdx.y * %d;\n",
-               CU_TX, g->ty);
-    if (L > 1)   /* the block's levels: L, or what is left of [fpo_ka, fpo_kz) */
-        buf_printf(k, "    const int64_t fpo_k0 = fpo_ka + (int64_t)blockIdx.z * %d;\n"
-                      "    const int fpo_nl = fpo_kz - fpo_k0 < %d ? (int)(fpo_kz - fpo_k0) : %d;\n",
-                   L, L, L);
-    else
-        buf_add(k, "    const int64_t k = fpo_ka + (int64_t)blockIdx.z;\n    (void)k;\n");
-    buf_printf(k, "    const int fpo_nt = FPO_TILE_THREADS_(%d);   /* blockDim.x */\n", c->threads);
+    Buf *k = &t.slots;
     int off = 0;   /* the next shared tile's offset in the dynamic shared memory */
     if (g->bytes > CU_STATIC)
         buf_printf(k, "    FPO_DYNAMIC_SHARED_(fpo_dsh_, %d);   /* the shared tiles, %d bytes "
                       "(asked for at launch) */\n",
                    g->bytes, g->bytes);
-    Buf level = {0};   /* (L > 1) each array's view at the level computed, at each level */
     for (int x = 0; x < s->nslots; x++) {
         if (!touched[x])
             continue;
         Var *v = s->slots[x];
-        const char *t = fpo_c_type(v->dt);
+        const char *ty = fpo_c_type(v->dt);
         buf_printf(k, "    /* slot %d: %s%s */\n", x, v->name,
                    g->reg[x]      ? ", in registers only"
                    : g->shared[x] ? (g->global_w[x] ? ", in shared memory and written back"
@@ -1692,59 +1690,41 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
          * into it, not 64-bit sums of the parts the origin was made of */
         buf_printf(k, "    const int fpo_gsj%d = (int)fpo__f%d.stride[1];\n", x, x);
         buf_printf(k, "    const int64_t fpo_gsk%d = fpo__f%d.stride[2];\n", x, x);
-        if (L > 1 && v->ax != AX_IJ) {   /* the origin of level 0 here, of level k at each */
+        if (perlevel && v->ax != AX_IJ) {   /* the origin of level 0 here, of level k at each */
             buf_printf(k, "    %s *const fpo_o%d = (%s *)fpo__f%d.data - (fpo__f%d.lo[0] + "
                           "fpo__f%d.lo[1] * fpo_gsj%d + fpo__f%d.lo[2] * fpo_gsk%d);\n",
-                       t, x, t, x, x, x, x, x, x);
-            buf_printf(&level, "        %s *fpo_g%d = fpo_o%d + k * fpo_gsk%d;\n"
-                               "        FPO_OPAQUE_GLOBAL(fpo_g%d);\n",
-                       t, x, x, x, x);
+                       ty, x, ty, x, x, x, x, x, x);
+            buf_printf(&t.level, "        %s *fpo_g%d = fpo_o%d + k * fpo_gsk%d;\n"
+                                 "        FPO_OPAQUE_GLOBAL(fpo_g%d);\n",
+                       ty, x, x, x, x);
         } else {
             buf_printf(k, "    %s *fpo_g%d = (%s *)fpo__f%d.data - (fpo__f%d.lo[0] + "
                           "fpo__f%d.lo[1] * fpo_gsj%d + fpo__f%d.lo[2] * fpo_gsk%d)%s;\n",
-                       t, x, t, x, x, x, x, x, x,
+                       ty, x, ty, x, x, x, x, x, x,
                        v->ax == AX_IJ ? "" : fpo_fmt(" + k * fpo_gsk%d", x));
             buf_printf(k, "    FPO_OPAQUE_GLOBAL(fpo_g%d);\n", x);
         }
         shared_tile(k, g, x, v->dt, &off);
     }
+    buf_add(&t.level, "");
     /* each item's text (the nests that share a loop over the points), then the phases they
      * run in */
     Buf *nests = fpo_new(sizeof(Buf) * (size_t)g->n);
     bool *runs = fpo_new(sizeof(bool) * (size_t)g->n);
     for (int i = 0; i < g->n; i = item_end(g, i))
         emit_item(c, g, i, &nests[i], runs);
-    if (L > 1) {
-        buf_add(k, "    for (int fpo_l = 0; fpo_l < fpo_nl; fpo_l++) {   /* the block's levels, in "
-                   "turn */\n        const int64_t k = fpo_k0 + fpo_l;\n        (void)k;\n");
-        buf_addn(k, level.s ? level.s : "", level.len);
-        Buf ph = {0};
-        emit_phases(&ph, g, s->nslots, nests, runs);
-        add_indented(k, ph.s, ph.len, 1);
-        buf_add(k, "        __syncthreads();   /* the next level writes the shared tiles again */\n"
-                   "    }\n");
-    } else {
-        emit_phases(k, g, s->nslots, nests, runs);
-    }
-    buf_add(k, "}\n");
-    bool any = false;
+    emit_phases(&t.phases, g, s->nslots, nests, runs);
     for (int i = 0; i < g->n; i++)
-        any |= runs[i];
-    if (!any) {   /* the variant left none of its nests a statement: no kernel, no launch */
-        ind(b, depth);
-        buf_printf(b, "/* %s (%d nests from stencil %s, %s:%d): nothing in this variant */\n",
-                   name, g->n, g->u[0].st->name, fpo_loc_path(g->u[0].stage->loc),
-                   g->u[0].stage->loc.line);
-        return;
-    }
-    buf_addn(&c->kernels, kernel.s, kernel.len);
+        t.any |= runs[i];
+    return t;
+}
 
-    /* the launch: the fewest tiles whose points, each widened by the nest's margins, cover
-     * every nest's box (a nest's own box where it writes a shared tile back: only at the
-     * tile's own points); no tile for margins alone */
+/* The launch's tiles (fpo_i0, fpo_i1, fpo_j0, fpo_j1 at `depth`): the fewest whose points,
+ * each widened by the nest's margins, cover every nest's box (a nest's own box where it writes
+ * a shared tile back: only at the tile's own points); no tile for margins alone. */
+static void seg_cover(Cu *c, Buf *b, Seg *g, int depth) {
+    Sched *s = c->s;
     ind(b, depth);
-    buf_add(b, "{\n");
-    ind(b, depth + 1);
     buf_add(b, "int64_t fpo_i0 = INT64_MAX, fpo_i1 = INT64_MIN, fpo_j0 = INT64_MAX, fpo_j1 = INT64_MIN;\n");
     for (int i = 0; i < g->n; i++) {
         SBox x = g->u[i].box;
@@ -1752,17 +1732,17 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         for (int y = 0; y < s->nslots; y++)
             back |= writes_back(g, i, y);
         Margin m = back ? (Margin){{0, 0}, {0, 0}} : g->m[i];
-        ind(b, depth + 1);
+        ind(b, depth);
         buf_printf(b, "fpo_cover_(&fpo_i0, &fpo_i1, %s, %s, %lld, %lld), fpo_cover_(&fpo_j0, &fpo_j1, "
                       "%s, %s, %lld, %lld);\n",
                    fpo_dbound_text(x.lo[0]), fpo_dbound_text(x.hi[0]), (long long)m.lo[0],
                    (long long)m.hi[0], fpo_dbound_text(x.lo[1]), fpo_dbound_text(x.hi[1]),
                    (long long)m.lo[1], (long long)m.hi[1]);
     }
-    const char *ka = fpo_dbound_text(g->u[0].box.lo[2]), *kz = fpo_dbound_text(g->u[0].box.hi[2]);
-    ind(b, depth + 1);
-    const char *nk = L > 1 ? fpo_fmt("((%s) - (%s) + %d) / %d", kz, ka, L - 1, L)
-                           : fpo_fmt("(%s) - (%s)", kz, ka);
+}
+
+/* A segment kernel's launch (its tiles by seg_cover, nk block layers), up to its arguments. */
+static void seg_launch(Cu *c, Buf *b, Seg *g, const char *name, const char *nk) {
     c->nlaunch++;
     const char *form = g->bytes > CU_STATIC ? "_SHARED" : c->threads != CU_THREADS ? "_N" : "";
     buf_printf(b, "FPO_LAUNCH_TILES%s(fpo__cu, %s, %s, fpo_tiles_(fpo_i0, fpo_i1, %d), "
@@ -1771,6 +1751,11 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
                g->bytes > CU_STATIC ? fpo_fmt("%d, %d, ", c->threads, g->bytes)
                : c->threads != CU_THREADS ? fpo_fmt("%d, ", c->threads)
                                           : "");
+}
+
+/* The segment's arguments for its parameters (seg_text), each followed by ", ". */
+static void seg_args(Cu *c, Buf *b, Seg *g, const bool *touched) {
+    Sched *s = c->s;
     for (int x = 0; x < s->nslots; x++)
         if (touched[x])
             buf_printf(b, "%s, ", slot_field(s, x));
@@ -1784,6 +1769,77 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         buf_printf(b, "%s, %s, %s, %s, ", fpo_dbound_text(u->box.lo[0]), fpo_dbound_text(u->box.hi[0]),
                    fpo_dbound_text(u->box.lo[1]), fpo_dbound_text(u->box.hi[1]));
     }
+}
+
+/* The segment's kernel (appended to c->kernels) and its launch (to b). */
+static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
+    Sched *s = c->s;
+    const char *name = fpo_fmt("fpo_seg%d", ++c->nseg);
+    Buf kernel = {0}, *k = &kernel;   /* (appended to c->kernels where a nest runs) */
+    bool *touched = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
+    for (int i = 0; i < g->n; i++)
+        for (int a = 0; a < g->u[i].nacc; a++)
+            touched[g->u[i].acc[a].slot] = true;
+    int L = c->levels;   /* levels a block computes, in turn (--cuda-levels) */
+    SegText t = seg_text(c, g, L > 1);
+    buf_printf(k, "\n/* %d nests of a fused group, tiles of %d x %d points:", g->n, CU_TX, g->ty);
+    for (int i = 0; i < g->n; i++)
+        buf_printf(k, "%s %s", i ? "," : "", g->u[i].st->name);
+    buf_add(k, " */\n");
+    /* other thread counts: the registers of 1024 threads a multiprocessor (64 each), at most */
+    if (c->threads != CU_THREADS)
+        buf_printf(k, "static __global__ void FPO_LAUNCH_BOUNDS(%d, %d) %s(", c->threads,
+                   c->threads < 1024 ? 1024 / c->threads : 1, name);
+    else
+        buf_printf(k, "static __global__ void %s(", name);
+    buf_addn(k, t.params.s, t.params.len);
+    buf_printf(k, "const fpo_domain fpo__dom, unsigned fpo_edges, int fpo_i0, int fpo_j0, "
+                  "int64_t fpo_ka%s) {\n", L > 1 ? ", int64_t fpo_kz" : "");
+    region_vars(k, seg_regions(g));
+    /* a tile's bounds and points in int: a level's offsets fit one (fpo_field_check_offsets32) */
+    buf_printf(k, "    const int fpo_ti0 = fpo_i0 + (int)blockIdx.x * %d, fpo_tj0 = fpo_j0 + "
+                  "(int)blockIdx.y * %d;\n",
+               CU_TX, g->ty);
+    if (L > 1)   /* the block's levels: L, or what is left of [fpo_ka, fpo_kz) */
+        buf_printf(k, "    const int64_t fpo_k0 = fpo_ka + (int64_t)blockIdx.z * %d;\n"
+                      "    const int fpo_nl = fpo_kz - fpo_k0 < %d ? (int)(fpo_kz - fpo_k0) : %d;\n",
+                   L, L, L);
+    else
+        buf_add(k, "    const int64_t k = fpo_ka + (int64_t)blockIdx.z;\n    (void)k;\n");
+    buf_printf(k, "    const int fpo_nt = FPO_TILE_THREADS_(%d);   /* blockDim.x */\n", c->threads);
+    buf_addn(k, t.slots.s, t.slots.len);
+    if (L > 1) {
+        buf_add(k, "    for (int fpo_l = 0; fpo_l < fpo_nl; fpo_l++) {   /* the block's levels, in "
+                   "turn */\n        const int64_t k = fpo_k0 + fpo_l;\n        (void)k;\n");
+        buf_addn(k, t.level.s, t.level.len);
+        add_indented(k, t.phases.s, t.phases.len, 1);
+        buf_add(k, "        __syncthreads();   /* the next level writes the shared tiles again */\n"
+                   "    }\n");
+    } else {
+        buf_addn(k, t.phases.s, t.phases.len);
+    }
+    buf_add(k, "}\n");
+    if (!t.any) {   /* the variant left none of its nests a statement: no kernel, no launch */
+        ind(b, depth);
+        buf_printf(b, "/* %s (%d nests from stencil %s, %s:%d): nothing in this variant */\n",
+                   name, g->n, g->u[0].st->name, fpo_loc_path(g->u[0].stage->loc),
+                   g->u[0].stage->loc.line);
+        return;
+    }
+    buf_addn(&c->kernels, kernel.s, kernel.len);
+
+    /* the launch: the fewest tiles whose points, each widened by the nest's margins, cover
+     * every nest's box (a nest's own box where it writes a shared tile back: only at the
+     * tile's own points); no tile for margins alone */
+    ind(b, depth);
+    buf_add(b, "{\n");
+    seg_cover(c, b, g, depth + 1);
+    const char *ka = fpo_dbound_text(g->u[0].box.lo[2]), *kz = fpo_dbound_text(g->u[0].box.hi[2]);
+    ind(b, depth + 1);
+    const char *nk = L > 1 ? fpo_fmt("((%s) - (%s) + %d) / %d", kz, ka, L - 1, L)
+                           : fpo_fmt("(%s) - (%s)", kz, ka);
+    seg_launch(c, b, g, name, nk);
+    seg_args(c, b, g, touched);
     buf_printf(b, "p->dom, p->edges, fpo_i0, fpo_j0, %s%s));\n", ka,
                L > 1 ? fpo_fmt(", %s", kz) : "");
     ind(b, depth);
@@ -1793,17 +1849,18 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
 /* The most walks one kernel runs in turn. */
 enum { WALKS_MAX = 4 };
 
-enum { PC_NEST, PC_SEG, PC_WALK };
+/* PC_FED: a segment, and walks that run it inside the first of them (plan_fed). */
+enum { PC_NEST, PC_SEG, PC_WALK, PC_FED };
 typedef struct Piece {
     int kind, n;
-    Seg seg;
-    Walk walk[WALKS_MAX];   /* PC_WALK: walks_join */
+    Seg seg;                /* PC_SEG, PC_FED */
+    Walk walk[WALKS_MAX];   /* PC_WALK, PC_FED: walks_join */
     int nwalk;
 } Piece;
 
 /* The walks from nest u on that one kernel runs (into p); false where that would be the plain
- * column kernel (one walk of one interval, nothing in registers). */
-static bool plan_walks(Cu *c, FGroup *G, Unit *g0, Unit *u, int left, Piece *p) {
+ * column kernel (one walk of one interval, nothing in registers), unless `plain`. */
+static bool plan_walks(Cu *c, FGroup *G, Unit *g0, Unit *u, int left, Piece *p, bool plain) {
     Walk *k = p->walk;
     if (!plan_walk(c, G, g0, u, left, &k[0]))
         return false;
@@ -1811,25 +1868,134 @@ static bool plan_walks(Cu *c, FGroup *G, Unit *g0, Unit *u, int left, Piece *p) 
     while (nk < WALKS_MAX && n < left && plan_walk(c, G, g0, u + n, left - n, &k[nk]) &&
            walks_join(G, k, nk + 1))
         n += k[nk].n + k[nk].nhost, nk++;
-    if (nk == 1 && k[0].n == 1 && !k[0].nhost && !k[0].nwin && !k[0].nahead)
+    if (!plain && nk == 1 && k[0].n == 1 && !k[0].nhost && !k[0].nwin && !k[0].nahead)
         return false;
     p->kind = PC_WALK, p->n = n, p->nwalk = nk;
     return true;
 }
 
-/* What runs nests u .. of a group (`left` of them): a segment of a fused group (as many
- * nests as can be one kernel), walks (plan_walks), or the nest on its own. */
-static Piece next_piece(Cu *c, FGroup *G, Unit *g0, Unit *u, int left) {
+/* Whether the walks of units [v, v + n) meet the segment of p (its n nests before them) as
+ * one kernel, the segment computing each level the first walk walks just before the walk
+ * does (emit_fed): no nest of the segment touches a slot the walks write, so the segment's
+ * levels computed later give what they gave before; the walks read what the segment writes
+ * only in the first walk's intervals, at their own point and level, inside the box of that
+ * value's first writer (which has no region: it runs in every variant); and the first walk's
+ * intervals follow each other over the segment's levels, so it walks each of them once. */
+static bool fed_meets(Piece *p, Unit *v, int n, Walk *k0) {
+    Seg *g = &p->seg;
+    SBox cols = unit_cols(k0->u);
+    for (int e = 0; e < n; e++) {
+        Unit *U = &v[e];
+        for (int a = 0; a < U->nacc; a++) {
+            Acc *A = &U->acc[a];
+            int x = A->slot, w0 = g->first_w[x];
+            bool touched = false;
+            for (int i = 0; i < g->n; i++)
+                touched |= fpo_unit_acc(&g->u[i], x) != NULL;
+            if (A->write && touched)
+                return false;
+            if (w0 < 0)
+                continue;
+            if (U < k0->u || U >= k0->u + k0->n || A->write || !A->kconst || A->ij_only ||
+                g->reg[x] || fpo_c_has_region(g->u[w0].st))
+                return false;
+            for (int d = 0; d < 3; d++)
+                if (A->lo[d] || A->hi[d])
+                    return false;
+            for (int d = 0; d < 2; d++)
+                if (!fpo_dbound_inside(cols.lo[d], cols.hi[d], g->u[w0].box.lo[d],
+                                       g->u[w0].box.hi[d]))
+                    return false;
+        }
+    }
+    bool fwd = walk_forward(k0->u);
+    DBound lo = g->u[0].box.lo[2], hi = g->u[0].box.hi[2];
+    for (int m = 0; m < k0->n; m++) {
+        SBox b = k0->u[m].box;
+        if (!fpo_dbound_eq(fwd ? b.lo[2] : b.hi[2], fwd ? lo : hi))
+            return false;
+        if (fwd)
+            lo = b.hi[2];
+        else
+            hi = b.lo[2];
+    }
+    return fpo_dbound_eq(lo, hi);
+}
+
+/* The segment of p (PC_SEG, nests u .. of a group, ending it) and the walks that begin group
+ * G1 after it (their first nest v) as one kernel (PC_FED, into p): fused, uninstrumented
+ * builds (their checks run after each stencil's kernels), where the walks meet the segment
+ * (fed_meets) and the segment planned for them fits (plan_segment). The first walk reads
+ * nothing ahead: the segment computes its values level by level. */
+static void plan_fed(Cu *c, Unit *u, Piece *p, FGroup *G1, Unit *v) {
+    Sched *s = c->s;
+    Piece w;
+    int n = p->n;
+    if (!s->fused || fpo_instrumented(&s->ins) || s->ins.cuda_check || v != u + n ||
+        !plan_walks(c, G1, v, v, G1->count, &w, true))
+        return;
+    Seg seg;
+    if (!plan_segment(c, u, n, &seg, w.n))
+        return;
+    Piece f = *p;
+    f.seg = seg;
+    if (!fed_meets(&f, v, w.n, &w.walk[0]))
+        return;
+    w.walk[0].nahead = 0;
+    f.kind = PC_FED, f.n = n + w.n, f.nwalk = w.nwalk;
+    memcpy(f.walk, w.walk, sizeof w.walk);
+    *p = f;
+}
+
+/* What runs nests i .. of group gi of block bl: a segment of a fused group (as many nests as
+ * can be one kernel), with the walks that begin the next group where they can run it
+ * (plan_fed: then the piece goes on into that group); walks (plan_walks); or the nest on its
+ * own. */
+static Piece next_piece(Cu *c, Block *bl, int gi, int i) {
+    FGroup *G = &bl->g[gi];
+    Unit *g0 = &bl->u[G->first], *u = g0 + i;
+    int left = G->count - i;
     Piece p = {PC_NEST, 1, {0}, {{0}}, 0};
     Seg seg;
     for (int len = 2; G->fused && len <= left && len <= c->nests; len++) {
-        if (!plan_segment(c, u, len, &seg))
+        if (!plan_segment(c, u, len, &seg, 0))
             break;
         p.kind = PC_SEG, p.n = len, p.seg = seg;
     }
+    if (p.kind == PC_NEST && G->fused && left == 1 && u->par && plan_segment(c, u, 1, &seg, 0))
+        p.seg = seg;   /* (a nest on its own may still run inside the walks after it) */
+    if ((p.kind == PC_SEG || p.seg.u) && p.n == left && gi + 1 < bl->ng)
+        plan_fed(c, u, &p, &bl->g[gi + 1], &bl->u[bl->g[gi + 1].first]);
     if (p.kind == PC_NEST)
-        plan_walks(c, G, g0, u, left, &p);
+        plan_walks(c, G, g0, u, left, &p, false);
     return p;
+}
+
+/* A piece of a block, from nest `at` of its group `g`. */
+typedef struct Placed {
+    Piece p;
+    int g, at;
+} Placed;
+
+/* Block bl's pieces in order (np of them); a group's first nests may be the walks of a piece
+ * of the group before (PC_FED). */
+static Placed *block_pieces(Cu *c, Block *bl, int *np) {
+    Placed *pl = NULL;
+    int n = 0;
+    for (int gi = 0, skip = 0; gi < bl->ng; gi++) {
+        FGroup *G = &bl->g[gi];
+        int i = skip;
+        skip = 0;
+        while (i < G->count) {
+            Placed x = {next_piece(c, bl, gi, i), gi, i};
+            VPUSH(pl, n, x);
+            if (i + x.p.n > G->count)   /* (its walks begin the next group) */
+                skip = i + x.p.n - G->count;
+            i += x.p.n;
+        }
+    }
+    *np = n;
+    return pl;
 }
 
 /* Which temporaries have an array on the device (c->array): all but those the kernels keep
@@ -1840,46 +2006,356 @@ static void plan_arrays(Cu *c) {
     c->array = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
     for (int x = 0; x < s->nslots; x++)
         c->array[x] = true;
-    for (int k = 0; k < s->nblocks; k++)
-        for (int g = 0; g < s->blocks[k].ng; g++) {
-            FGroup *G = &s->blocks[k].g[g];
-            Unit *u = &s->blocks[k].u[G->first];
-            for (int i = 0; i < G->count;) {
-                Piece pc = next_piece(c, G, u, u + i, G->count - i);
-                if (pc.kind == PC_SEG && pc.seg.bytes > CU_STATIC && pc.seg.bytes > c->dyn_shared)
-                    c->dyn_shared = pc.seg.bytes;
-                for (int x = 0; pc.kind == PC_SEG && x < s->nslots; x++) {
-                    if (seg_only(c, &pc.seg, x) || pc.seg.reg[x])
-                        c->array[x] = false;
-                    Margin *m = &pc.seg.sm[x];
-                    if (pc.seg.shared[x] && CU_TX + m->lo[0] + m->hi[0] > c->tile_row)
-                        c->tile_row = (int)(CU_TX + m->lo[0] + m->hi[0]);
-                }
-                for (int k = 0; pc.kind == PC_WALK && k < pc.nwalk; k++)
-                    for (int w = 0; w < pc.walk[k].nwin; w++)
-                        if (pc.walk[k].win[w].drop)
-                            c->array[pc.walk[k].win[w].slot] = false;
-                i += pc.n;
+    for (int k = 0; k < s->nblocks; k++) {
+        int np;
+        Placed *pl = block_pieces(c, &s->blocks[k], &np);
+        for (int q = 0; q < np; q++) {
+            Piece *pc = &pl[q].p;
+            bool seg = pc->kind == PC_SEG || pc->kind == PC_FED;
+            if (seg && pc->seg.bytes > CU_STATIC && pc->seg.bytes > c->dyn_shared)
+                c->dyn_shared = pc->seg.bytes;
+            for (int x = 0; seg && x < s->nslots; x++) {
+                if (seg_only(c, &pc->seg, x) || pc->seg.reg[x])
+                    c->array[x] = false;
+                Margin *m = &pc->seg.sm[x];
+                if (pc->seg.shared[x] && CU_TX + m->lo[0] + m->hi[0] > c->tile_row)
+                    c->tile_row = (int)(CU_TX + m->lo[0] + m->hi[0]);
             }
+            for (int w = 0; (pc->kind == PC_WALK || pc->kind == PC_FED) && w < pc->nwalk; w++)
+                for (int r = 0; r < pc->walk[w].nwin; r++)
+                    if (pc->walk[w].win[r].drop)
+                        c->array[pc->walk[w].win[r].slot] = false;
         }
+    }
+}
+
+/* ---- a segment inside a walk (PC_FED): one kernel, a block a tile of the segment, its
+ * threads a column of the tile each ---- */
+
+/* A thread's column of the tile, in a phase (at `depth`): the walks' i and j, and the test that
+ * it is a column of theirs (its block opened; the caller closes it), with the hosts' tests of
+ * walks k[q0 .. q1) (numbered from h0). */
+static void fed_column(Buf *kb, int ty, Walk *k, int q0, int q1, int h0, int depth) {
+    ind(kb, depth);
+    buf_printf(kb, "const int64_t i = fpo_ti0 + (int)threadIdx.x %% %d, j = fpo_tj0 + (int)threadIdx.x / "
+                   "%d;\n", CU_TX, CU_TX);
+    ind(kb, depth);
+    buf_printf(kb, "if ((int)threadIdx.x < %d && i >= fpo_ib && i < fpo_ie && j >= fpo_jb && j < "
+                   "fpo_je) {\n", CU_TX * ty);
+    for (int q = q0; q < q1; q++)
+        for (int h = 0; h < k[q].nhost; h++, h0++) {
+            ind(kb, depth + 1);
+            buf_printf(kb, "const bool fpo_h%d_at = i >= fpo_h%d_ib && i < fpo_h%d_ie && j >= "
+                           "fpo_h%d_jb && j < fpo_h%d_je;\n",
+                       h0, h0, h0, h0, h0);
+        }
+}
+
+/* Levels ahead of the one walked whose inputs a fed kernel asks L2 for. */
+enum { FED_AHEAD = 2 };
+
+/* The segment's inputs FED_AHEAD levels ahead of the level walked (fwd: upwards), toward L2:
+ * each array a nest reads (not a shared tile), over the tile widened by the nest's margins and
+ * its offsets, a line of it a thread (fpo_prefetch_point_: `setup`, at the kernel's top, the
+ * thread's point; `level`, at each level, at depth 4, the ask). The walk's block computes one
+ * level at a time, so without them each level's loads would wait for memory in turn. */
+static void fed_prefetch(Cu *c, Seg *g, bool fwd, Buf *setup, Buf *level) {
+    Sched *s = c->s;
+    for (int x = 0; x < s->nslots; x++) {
+        Var *v = s->slots[x];
+        if (!c->array[x] || v->ax != AX_IJK)
+            continue;
+        int64_t lo[2] = {0}, hi[2] = {0};
+        bool read = false;
+        for (int i = 0; i < g->n; i++) {
+            Acc *a = fpo_unit_acc(&g->u[i], x);
+            if (!a || (!a->read && !loads_first(g, i, x)) || (g->shared[x] && g->first_w[x] < i))
+                continue;
+            for (int d = 0; d < 2; d++) {
+                int64_t l = g->m[i].lo[d] - a->lo[d], h = g->m[i].hi[d] + a->hi[d];
+                lo[d] = !read || l > lo[d] ? l : lo[d];
+                hi[d] = !read || h > hi[d] ? h : hi[d];
+            }
+            read = true;
+        }
+        if (!read)
+            continue;
+        buf_printf(setup, "    const int fpo_pf%d = fpo_prefetch_point_(&fpo__f%d, %d, fpo_ti0 - %lld, "
+                          "fpo_ti0 + %lld, fpo_tj0 - %lld, fpo_tj0 + %lld, (int)threadIdx.x);   "
+                          "/* %s */\n",
+                   x, x, v->dt == DT_F64 ? 8 : 4, (long long)lo[0], (long long)(CU_TX + hi[0]),
+                   (long long)lo[1], (long long)(g->ty + hi[1]), v->name);
+        const char *kp = fpo_fmt("k %s %d", fwd ? "+" : "-", FED_AHEAD);
+        buf_printf(level, "                if (fpo_pf%d != INT_MIN && %s >= fpo__f%d.lo[2] && %s < "
+                          "fpo__f%d.hi[2])\n                    FPO_PREFETCH_L2_(fpo_o%d + (%s) * "
+                          "fpo_gsk%d + fpo_pf%d);\n",
+                   x, kp, x, kp, x, x, kp, x, x);
+    }
+}
+
+/* The fed walk k (the kernel's first), walked by the whole block: its registers each
+ * thread's (FPO_THREAD_REG_: in the emulated build, whose threads run one after another in
+ * each phase, an array of them); its intervals in turn (fpo_m; their bounds fpo_ka<m>,
+ * fpo_kz<m>), each level of them: the segment's nests at level k (their views there, their
+ * phases: the values the walk reads left in shared tiles), a barrier, a phase of the walk's
+ * statements of interval fpo_m at each thread's column (read back from memory for the first
+ * levels, as walk_part), the nests run inside it, the registers moved on; a barrier before the
+ * next level writes the shared tiles again. The segment's text once, its levels' loop one. */
+static void fed_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, SegText *t, Buf *pf, int ty) {
+    Unit *u = k->u;
+    bool fwd = walk_forward(u);
+    Buf undef = {0}, ka = {0}, kz = {0};
+    for (int i = 0; i < k->nwin; i++)
+        for (int d = 0; d <= k->win[i].r; d++) {
+            const char *n = fpo_fmt("fpo_w_%s_%d", k->win[i].v->name, d);
+            buf_printf(kb, "    FPO_THREAD_REG_(%s, %s, %d);\n#ifdef FPO_CUDA_EMULATE\n#define %s "
+                           "%s_t_[threadIdx.x]\n#endif\n    (void)%s;\n",
+                       fpo_c_type(k->win[i].v->dt), n, c->threads, n, n, n);
+            buf_printf(&undef, "#ifdef FPO_CUDA_EMULATE\n#undef %s\n#endif\n", n);
+        }
+    for (int m = 0; m < k->n; m++) {   /* interval fpo_m's bounds */
+        buf_printf(&ka, m < k->n - 1 ? "fpo_m == %d ? fpo_ka%d : " : "fpo_ka%d", m, m);
+        buf_printf(&kz, m < k->n - 1 ? "fpo_m == %d ? fpo_kz%d : " : "fpo_kz%d", m, m);
+    }
+    if (k->peel)
+        buf_add(kb, "    int fpo_n = 0;   /* levels walked in a row: the registers hold that many */\n"
+                    "    int64_t fpo_last = 0;   /* the level walked last */\n");
+    buf_printf(kb, "    for (int fpo_m = 0; fpo_m < %d; fpo_m++) {   /* its intervals */\n"
+                   "        const int64_t fpo_wa = %s, fpo_wz = %s;\n"
+                   "        if (fpo_wa >= fpo_wz)\n            continue;\n",
+               k->n, ka.s, kz.s);
+    bool any_back = false;
+    for (int m = 0; m < k->n; m++)
+        any_back |= k->peel && unit_reads_back(k, &u[m]);
+    if (k->peel) {   /* levels of the intervals before not next to its first; an interval that
+                      * reads nothing back only counts its levels */
+        buf_printf(kb, "        if (fpo_m > 0 && %s != fpo_last)\n            fpo_n = 0;\n",
+                   fwd ? "fpo_wa - 1" : "fpo_wz");
+        for (int m = 0; m < k->n; m++)
+            if (!unit_reads_back(k, &u[m]))
+                buf_printf(kb, "        if (fpo_m == %d)\n            fpo_n = fpo_wz - fpo_wa < %d - fpo_n ? "
+                               "fpo_n + (int)(fpo_wz - fpo_wa) : %d;\n", m, k->peel, k->peel);
+    }
+    buf_printf(kb, "        for (int64_t k = %s; %s; %s) {\n", fwd ? "fpo_wa" : "fpo_wz - 1",
+               fwd ? "k < fpo_wz" : "k >= fpo_wa", fwd ? "k++" : "k--");
+    buf_add(kb, "            {   /* the segment's nests at level k */\n");
+    if (pf->len)
+        buf_printf(kb, "                /* its inputs %d levels on, toward L2 */\n%s", FED_AHEAD, pf->s);
+    add_indented(kb, t->level.s, t->level.len, 2);
+    add_indented(kb, t->phases.s, t->phases.len, 3);
+    buf_add(kb, "            }\n            __syncthreads();\n"
+                "            FPO_PHASE_(fpo_nt) {   /* the walk at level k, a thread a column */\n");
+    fed_column(kb, ty, k, 0, 1, 0, 4);
+    for (int m = 0; m < k->n; m++) {
+        bool back = k->peel && unit_reads_back(k, &u[m]);
+        buf_printf(kb, "                    %sif (fpo_m == %d) {   /* interval %d */\n",
+                   m ? "} else " : "", m, u[m].iv + 1);
+        if (back) {
+            buf_printf(kb, "                        if (fpo_n < %d) {   /* read back from memory */\n",
+                       k->peel);
+            fpo_c_point(kb, u->st, w->mem[m], 7, c->ctx, FPO_ONE_AT_A_TIME);
+            buf_add(kb, "                        } else {\n");
+            fpo_c_point(kb, u->st, w->reg[m], 7, c->ctx, FPO_ONE_AT_A_TIME);
+            buf_add(kb, "                        }\n");
+        } else {
+            fpo_c_point(kb, u->st, w->reg[m], 6, c->ctx, FPO_ONE_AT_A_TIME);
+        }
+    }
+    buf_add(kb, "                    }\n");
+    emit_hosts(c, kb, k, w->hb, w->hu, 0, 5);
+    walk_shift(kb, k, 5);
+    buf_add(kb, "                }\n            }\n"
+                "            __syncthreads();   /* the next level writes the shared tiles again */\n");
+    if (any_back) {   /* (an interval that reads back: its levels counted here) */
+        buf_add(kb, "            if (");
+        for (int m = 0, first = 1; m < k->n; m++)
+            if (unit_reads_back(k, &u[m]))
+                buf_printf(kb, "%sfpo_m == %d", first ? "" : " || ", m), first = 0;
+        buf_printf(kb, ")\n                fpo_n += fpo_n < %d;\n", k->peel);
+    }
+    buf_add(kb, "        }\n");
+    if (k->peel)
+        buf_printf(kb, "        fpo_last = %s;\n", fwd ? "fpo_wz - 1" : "fpo_wa");
+    buf_add(kb, "    }\n");
+    buf_addn(kb, undef.s ? undef.s : "", undef.len);
+}
+
+/* The views of the walks' stencil s in a fed kernel: as a walk kernel's (used_views), but a
+ * value the segment hands over (written by it, read by the walk at its point and level) is its
+ * shared tile at the level walked. */
+static void fed_views(Cu *c, Buf *kb, Seg *g, Walk *k0, const unsigned char *used) {
+    Decl *s = k0->u->st;
+    for (int i = 0; i < s->nparams + s->ntemps; i++) {
+        Var *v = i < s->nparams ? s->params[i] : s->temps[i - s->nparams];
+        int x = v->ax == AX_SCALAR ? -1 : fpo_call_slot(c->s, k0->u, v);
+        if (v->ax == AX_SCALAR) {
+            buf_printf(kb, "    (void)%s;\n", fpo_c_name(v->name));
+        } else if (used[i] && g->first_w[x] >= 0) {
+            buf_printf(kb, "    (void)fpo__v_%s;   /* the segment's, in its shared tile */\n"
+                           "    const %s *restrict %s = fpo_sv%d;\n"
+                           "    const int64_t fpo_sj_%s = fpo_ssj%d, fpo_sk_%s = 0;\n",
+                       v->name, fpo_c_type(v->dt), fpo_c_name(v->name), x, v->name, x, v->name);
+        } else if (used[i]) {
+            buf_printf(kb, "    const fpo_field *fpo_%s = &fpo__v_%s;\n", v->name, v->name);
+            fpo_c_field_setup(kb, s, v);
+        } else {
+            buf_printf(kb, "    (void)fpo__v_%s;\n", v->name);
+        }
+    }
+}
+
+/* The kernel of piece p (PC_FED: a segment, then walks whose first runs it at each level it
+ * walks) and its launch: a block a tile of the segment, with as many rows of 64 columns as
+ * its threads (plan_segment), each thread a column; the fed walk level by level (fed_part),
+ * then the walks after it, each thread its column in turn (in one phase). */
+static void emit_fed(Cu *c, Buf *b, Piece *p, int depth) {
+    Sched *s = c->s;
+    Seg *g = &p->seg;
+    Walk *k = p->walk;
+    int nk = p->nwalk, ty = g->ty;
+    Unit *u = k[0].u;
+    Decl *ws = u->st;
+    const char *name = fpo_fmt("fpo_fed%d", ++c->nfed);
+    Buf *kb = &c->kernels;
+    SegText t = seg_text(c, g, true);
+    bool *touched = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
+    for (int i = 0; i < g->n; i++)
+        for (int a = 0; a < g->u[i].nacc; a++)
+            touched[g->u[i].acc[a].slot] = true;
+    unsigned char *used = fpo_new((size_t)(ws->nparams + ws->ntemps + 1));
+    WalkCode *w = fpo_new(sizeof(WalkCode) * (size_t)nk);
+    int nh = 0;
+    for (int q = 0; q < nk; q++) {
+        w[q] = walk_code(c, &k[q], used);
+        nh += k[q].nhost;
+    }
+    Unit **hosts = fpo_new(sizeof(Unit *) * (size_t)(nh + 1));
+    unsigned char **hu = fpo_new(sizeof(unsigned char *) * (size_t)(nh + 1));
+    for (int q = 0, hn = 0; q < nk; q++)
+        for (int h = 0; h < k[q].nhost; h++, hn++)
+            hosts[hn] = &k[q].u[k[q].n + h], hu[hn] = w[q].hu[h];
+    buf_printf(kb, "\n/* %d nests of a fused group (", g->n);
+    for (int i = 0; i < g->n; i++)
+        buf_printf(kb, "%s%s", i ? ", " : "", g->u[i].st->name);
+    buf_printf(kb, "), tiles of %d x %d points, computed level by level inside the walk of stencil "
+                   "%s (%s:%d), a thread a column of the tile: ",
+               CU_TX, ty, ws->name, fpo_loc_path(ws->loc), ws->loc.line);
+    for (int q = 0; q < nk; q++) {
+        if (q)
+            buf_add(kb, ";\n * then, in the same thread, ");
+        walk_comment(kb, &k[q]);
+    }
+    buf_add(kb, " */\n");
+    if (c->threads != CU_THREADS)
+        buf_printf(kb, "static __global__ void FPO_LAUNCH_BOUNDS(%d, %d) %s(", c->threads,
+                   c->threads < 1024 ? 1024 / c->threads : 1, name);
+    else
+        buf_printf(kb, "static __global__ void %s(", name);
+    buf_addn(kb, t.params.s, t.params.len);
+    stencil_params(kb, ws);
+    for (int h = 0; h < nh; h++) {
+        Decl *hs = hosts[h]->st;
+        for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
+            Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
+            if (x->ax == AX_SCALAR)
+                buf_printf(kb, "%s fpo_h%d_%s, ", fpo_c_type(x->dt), h, x->name);
+            else
+                buf_printf(kb, "const fpo_field fpo__h%d_v_%s, ", h, x->name);
+        }
+    }
+    buf_add(kb, "const fpo_domain fpo__dom, unsigned fpo_edges, int fpo_i0, int fpo_j0, int64_t fpo_ib, "
+                "int64_t fpo_ie, int64_t fpo_jb, int64_t fpo_je");
+    for (int q = 0, mn = 0; q < nk; q++)
+        for (int m = 0; m < k[q].n; m++, mn++)
+            buf_printf(kb, ", int64_t fpo_ka%d, int64_t fpo_kz%d", mn, mn);
+    for (int h = 0; h < nh; h++)
+        buf_printf(kb, ", int64_t fpo_h%d_ib, int64_t fpo_h%d_ie, int64_t fpo_h%d_jb, "
+                       "int64_t fpo_h%d_je, int64_t fpo_h%d_ka, int64_t fpo_h%d_kz",
+                   h, h, h, h, h, h);
+    buf_add(kb, ") {\n");
+    region_vars(kb, seg_regions(g) || fpo_c_has_region(ws));
+    buf_printf(kb, "    const int fpo_ti0 = fpo_i0 + (int)blockIdx.x * %d, fpo_tj0 = fpo_j0 + "
+                   "(int)blockIdx.y * %d;\n",
+               CU_TX, ty);
+    buf_printf(kb, "    const int fpo_nt = FPO_TILE_THREADS_(%d);   /* blockDim.x */\n", c->threads);
+    buf_addn(kb, t.slots.s, t.slots.len);
+    fed_views(c, kb, g, &k[0], used);
+    for (int h = 0; h < nh; h++) {   /* (a host's views are made inside its block) */
+        Decl *hs = hosts[h]->st;
+        for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
+            Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
+            if (x->ax != AX_SCALAR && !hu[h][i])
+                buf_printf(kb, "    (void)fpo__h%d_v_%s;\n", h, x->name);
+        }
+    }
+    Buf pfs = {0}, pfl = {0};   /* the segment's inputs ahead, toward L2 */
+    fed_prefetch(c, g, walk_forward(u), &pfs, &pfl);
+    buf_addn(kb, pfs.s ? pfs.s : "", pfs.len);
+    fed_part(c, kb, &k[0], &w[0], &t, &pfl, ty);
+    if (nk > 1) {
+        buf_add(kb, "    FPO_PHASE_(fpo_nt) {   /* the walks after it, a thread its column */\n");
+        fed_column(kb, ty, k, 1, nk, k[0].nhost, 2);
+        for (int q = 1, h0 = k[0].nhost, m0 = k[0].n; q < nk; q++) {
+            Buf part = {0};
+            walk_part(c, &part, &k[q], &w[q], h0, m0);
+            buf_printf(kb, "            {   /* computation %d */\n", k[q].u->comp + 1);
+            add_indented(kb, part.s, part.len, 3);
+            buf_add(kb, "            }\n");
+            h0 += k[q].nhost, m0 += k[q].n;
+        }
+        buf_add(kb, "        }\n    }\n");
+    }
+    buf_add(kb, "}\n");
+
+    /* the launch: the segment's tiles, covering the walks' columns too */
+    SBox x = unit_cols(u);
+    const char *ib = fpo_dbound_text(x.lo[0]), *ie = fpo_dbound_text(x.hi[0]);
+    const char *jb = fpo_dbound_text(x.lo[1]), *je = fpo_dbound_text(x.hi[1]);
+    ind(b, depth);
+    buf_add(b, "{\n");
+    seg_cover(c, b, g, depth + 1);
+    ind(b, depth + 1);
+    buf_printf(b, "fpo_cover_(&fpo_i0, &fpo_i1, %s, %s, 0, 0), fpo_cover_(&fpo_j0, &fpo_j1, %s, %s, "
+                  "0, 0);   /* the walks' columns */\n",
+               ib, ie, jb, je);
+    ind(b, depth + 1);
+    seg_launch(c, b, g, name, "1");
+    seg_args(c, b, g, touched);
+    stencil_args(c, b, u);
+    for (int h = 0; h < nh; h++)
+        stencil_args(c, b, hosts[h]);
+    buf_printf(b, "p->dom, p->edges, fpo_i0, fpo_j0, %s, %s, %s, %s", ib, ie, jb, je);
+    for (int q = 0; q < nk; q++)
+        for (int m = 0; m < k[q].n; m++)
+            buf_printf(b, ", %s, %s", fpo_dbound_text(k[q].u[m].box.lo[2]),
+                       fpo_dbound_text(k[q].u[m].box.hi[2]));
+    for (int h = 0; h < nh; h++)
+        for (int d = 0; d < 3; d++)
+            buf_printf(b, ", %s, %s", fpo_dbound_text(hosts[h]->box.lo[d]),
+                       fpo_dbound_text(hosts[h]->box.hi[d]));
+    buf_add(b, "));\n");
+    ind(b, depth);
+    buf_add(b, "}\n");
 }
 
 /* The kernels of block bl's fused groups (gno: the groups before it). */
 static void emit_groups(Cu *c, Buf *b, Block *bl, int gno, int depth) {
     Sched *s = c->s;
-    for (int gi = 0; gi < bl->ng; gi++, gno++) {
+    int np;
+    Placed *pl = block_pieces(c, bl, &np);
+    for (int gi = 0, q = 0; gi < bl->ng; gi++, gno++) {
         FGroup *G = &bl->g[gi];
-        Unit *u = &bl->u[G->first];
         fpo_emit_timer(b, s, gno, false, true, depth);
-        for (int i = 0; i < G->count;) {
-            Piece pc = next_piece(c, G, u, u + i, G->count - i);
-            if (pc.kind == PC_SEG)
-                emit_segment(c, b, &pc.seg, depth);
-            else if (pc.kind == PC_WALK)
-                emit_walks(c, b, pc.walk, pc.nwalk, depth);
+        for (; q < np && pl[q].g == gi; q++) {
+            Piece *pc = &pl[q].p;
+            if (pc->kind == PC_SEG)
+                emit_segment(c, b, &pc->seg, depth);
+            else if (pc->kind == PC_WALK)
+                emit_walks(c, b, pc->walk, pc->nwalk, depth);
+            else if (pc->kind == PC_FED)
+                emit_fed(c, b, pc, depth);
             else
-                emit_nest(c, b, u + i, depth);
-            i += pc.n;
+                emit_nest(c, b, &bl->u[G->first + pl[q].at], depth);
         }
         fpo_emit_timer(b, s, gno, true, true, depth);
         fpo_emit_checks(b, s, bl, G, gno, s->nksites, true);
@@ -1973,30 +2449,30 @@ char *fpo_cuda_summary(Ir *ir, const Build *bd) {
     Cu c = cu_new(ir, bd, bd->nvariants ? bd->variants[0] : 0);
     Sched *s = c.s;
     static const int size[] = {4, 8, 4, 1};
-    int arrays = 0, bytes = 0, all = 0, walks = 0, kernels = 0, regs = 0;
+    int arrays = 0, bytes = 0, all = 0, walks = 0, kernels = 0, regs = 0, fed = 0;
     for (int x = s->nfparams; x < s->nslots; x++) {
         arrays += c.array[x];
         bytes += c.array[x] ? size[s->slots[x]->dt] : 0;
         all += size[s->slots[x]->dt];
     }
-    for (int k = 0; k < s->nblocks; k++)
-        for (int g = 0; g < s->blocks[k].ng; g++) {
-            FGroup *G = &s->blocks[k].g[g];
-            for (int i = 0; i < G->count;) {
-                Piece pc = next_piece(&c, G, &s->blocks[k].u[G->first], &s->blocks[k].u[G->first + i],
-                                      G->count - i);
-                kernels += pc.kind == PC_WALK;
-                for (int w = 0; pc.kind == PC_WALK && w < pc.nwalk; w++)
-                    walks++, regs += pc.walk[w].nwin;
-                i += pc.n;
-            }
+    for (int k = 0; k < s->nblocks; k++) {
+        int np;
+        Placed *pl = block_pieces(&c, &s->blocks[k], &np);
+        for (int q = 0; q < np; q++) {
+            Piece *pc = &pl[q].p;
+            bool walk = pc->kind == PC_WALK || pc->kind == PC_FED;
+            kernels += walk, fed += pc->kind == PC_FED;
+            for (int w = 0; walk && w < pc->nwalk; w++)
+                walks++, regs += pc->walk[w].nwin;
         }
+    }
     return fpo_fmt("fpo-gen: %s (%s, cuda): %d temporaries: %d arrays in the device pool (%d B per "
                    "point; every temporary: %d B), %d in shared memory or registers only; %d column "
-                   "walk%s%s, %d value%s kept in registers from level to level\n",
+                   "walk%s%s%s, %d value%s kept in registers from level to level\n",
                    ir->name, s->fused ? "fused" : "unfused", s->nslots - s->nfparams, arrays,
                    bytes, all, s->nslots - s->nfparams - arrays, walks, walks == 1 ? "" : "s",
                    walks ? fpo_fmt(" in %d kernel%s", kernels, kernels == 1 ? "" : "s") : "",
+                   fed ? fpo_fmt(" (%d computing a segment's nests at each level walked)", fed) : "",
                    regs, regs == 1 ? "" : "s");
 }
 

@@ -9,6 +9,8 @@
 
 #include "fpo_cuda.h"
 
+#include <limits.h>
+
 #ifdef FPO_CUDA_EMULATE
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +68,10 @@ static inline __attribute__((unused)) unsigned fpo_emu_phase_start_(void) {
 }
 #define FPO_PHASE_(n)                                                                         \
     for (unsigned fpo_th_ = fpo_emu_phase_start_(); fpo_emu_phase_(&fpo_th_, (unsigned)(n));)
+/* A register each of a block's n threads keeps from one phase to the next (a walk's, in a
+ * kernel whose block walks the levels together: emit_cuda.c's fed kernels): here the block's
+ * array of them, the generated source naming a thread's element `name` (#define). */
+#define FPO_THREAD_REG_(type, name, n) type name##_t_[n] = {0}
 #define FPO_LAUNCH_(kern, gx, gy, gz, bx, by, stream, args)                                   \
     do {                                                                                      \
         (void)(stream);                                                                       \
@@ -97,6 +103,8 @@ static inline __attribute__((unused)) unsigned fpo_emu_phase_start_(void) {
 #define FPO_TILE_BLOCK_(n) (n)     /* ... and the block a launch gives it */
 /* A segment kernel's phase: its threads run it together (a barrier between two phases). */
 #define FPO_PHASE_(n)
+/* A register a thread keeps from one phase to the next. */
+#define FPO_THREAD_REG_(type, name, n) type name = 0
 /* A kernel's most threads a block, and the blocks a multiprocessor should hold at once (the
  * compiler keeps its registers within them). */
 #define FPO_LAUNCH_BOUNDS(n, blocks) __launch_bounds__(n, blocks)
@@ -157,6 +165,30 @@ static inline __attribute__((unused)) unsigned fpo_emu_phase_start_(void) {
             FPO_AFTER_LAUNCH_((c), (what));                                                   \
         }                                                                                     \
     } while (0)
+
+/* A kernel whose block walks the levels one after another (emit_cuda.c's fed kernels) asks
+ * L2 for its inputs a few levels ahead, so that its loads there find them on the chip: each
+ * thread t the 128-byte line of one point of field f's points [i0, i1) x [j0, j1) (cut to the
+ * field's extent; es bytes an element), the rows' lines shared out among the threads. The
+ * point's offset i + j * (row stride) in a level, or INT_MIN where thread t has none; then
+ * FPO_PREFETCH_L2_ at the point of the level wanted. Nothing in the emulated build. */
+#ifdef FPO_CUDA_EMULATE
+#define fpo_prefetch_point_(f, es, i0, i1, j0, j1, t) ((void)(f), INT_MIN)
+#define FPO_PREFETCH_L2_(p) ((void)(p))
+#else
+static __device__ __forceinline__ int fpo_prefetch_point_(const fpo_field *f, int es, int64_t i0,
+                                                          int64_t i1, int64_t j0, int64_t j1,
+                                                          int t) {
+    i0 = i0 > f->lo[0] ? i0 : f->lo[0], i1 = i1 < f->hi[0] ? i1 : f->hi[0];
+    j0 = j0 > f->lo[1] ? j0 : f->lo[1], j1 = j1 < f->hi[1] ? j1 : f->hi[1];
+    const int n = (int)(i1 - i0), per = (n * es + 127) / 128 + 1;   /* lines a row, at most */
+    if (n <= 0 || j1 <= j0 || t >= per * (int)(j1 - j0))
+        return INT_MIN;
+    const int at = (t % per) * 128 / es;
+    return (int)(i0 + (at < n ? at : n - 1) + (j0 + t / per) * f->stride[1]);
+}
+#define FPO_PREFETCH_L2_(p) asm volatile("prefetch.global.L2 [%0];" ::"l"(p))
+#endif
 
 /* A segment's tiles on one axis (emit_cuda.c) start at *lo and cover [*lo, *hi): for a nest
  * whose box there is [a, b) and that computes mlo points below each tile and mhi above, widen

@@ -4,14 +4,17 @@
 #   stencil calls outside an `if` a stretch of its own, captured at the first run; the damping
 #   inside `if (nord == n)` is launched plainly (the run's scalars choose it). The chain: one
 #   graph for the whole run, no stretches. Instrumented: plain launches only.
-# - phases: the chain's segment waits at 1 barrier a tile in the interior variant (courant and
-#   the fluxes, one loop; then diffuse and update, one loop, reading the fluxes at offsets)
-#   and 2 in `all` (edges_x and edges_y after the fluxes).
+# - phases: the chain's segment waits at 1 barrier a level in the interior variant (courant
+#   and the fluxes, one loop; then diffuse and update, one loop, reading the fluxes at
+#   offsets) and 2 in `all` (edges_x and edges_y after the fluxes); inside the walk, 2 more
+#   (before the walk's step at the level, and before the next level's nests).
 # - empty nests: the unfused chain launches 11 kernels a run in the interior variant, where
 #   edges_x and edges_y have no statement, and 13 in `all`.
 # - walks: the chain's tridiagonal solve (FORWARD, then BACKWARD with the clip inside) is one
-#   kernel, the chain two launches in all; walks.fpo's `sweeps` (up, down, up) one kernel and
-#   `across` (its computations not one column group) two.
+#   kernel, which runs the segment before it level by level inside its FORWARD walk: the
+#   chain one launch, its segment's kernel and no walk kernel of its own, qn in a shared
+#   tile (with fx and fy); walks.fpo's `sweeps` (up, down, up) one kernel and `across` (its
+#   computations not one column group) two.
 file(REMOVE_RECURSE "${DIR}")
 function(gen out)
   execute_process(COMMAND "${GEN}" --backend c --backend cuda -o "${DIR}/${out}" ${ARGN}
@@ -60,23 +63,25 @@ endif()
 count("${chain}" "__syncthreads\\(\\);" interior)
 file(READ "${DIR}/chain/chain_step.all.cu" chain_all)
 count("${chain_all}" "__syncthreads\\(\\);" all)
-if(NOT interior EQUAL 1 OR NOT all EQUAL 2)
+if(NOT interior EQUAL 3 OR NOT all EQUAL 4)
   message(FATAL_ERROR "chain: ${interior} barriers in the interior variant, ${all} in all; "
-                      "expected 1 and 2")
+                      "expected 3 and 4")
 endif()
 # merged loops: the values courant and diffuse hand over at the point live in registers
 count("${chain}" "double fpo_r[0-9]+_(cx|cy|qd) = 0;" regs)
 count("${chain}" "__shared__ double" tiles)
-if(NOT regs EQUAL 4 OR NOT tiles EQUAL 2)
+if(NOT regs EQUAL 4 OR NOT tiles EQUAL 3)
   message(FATAL_ERROR "chain: ${regs} register declarations of cx, cy, qd, ${tiles} shared "
                       "tiles; expected 4 (cx, cy in the fluxes' loop, qd in both forms of "
-                      "update's) and 2 (fx, fy)")
+                      "update's) and 3 (fx, fy, qn)")
 endif()
 
 count("${chain}" "FPO_LAUNCH(_TILES)?\\(" launches)
 count("${chain}" "static __global__ void fpo_walk" walks)
-if(NOT launches EQUAL 2 OR NOT walks EQUAL 1)
-  message(FATAL_ERROR "chain: ${launches} launches, ${walks} walk kernels; expected 2 and 1")
+count("${chain}" "static __global__ void fpo_fed" fed)
+if(NOT launches EQUAL 1 OR NOT walks EQUAL 0 OR NOT fed EQUAL 1)
+  message(FATAL_ERROR "chain: ${launches} launches, ${walks} walk kernels, ${fed} segments "
+                      "inside a walk; expected 1, 0 and 1")
 endif()
 gen(walks --layouts 1x1 "${SRC}/tests/programs/walks.fpo")
 file(READ "${DIR}/walks/walks.all.cu" walks_cu)
@@ -103,6 +108,6 @@ if(NOT interior EQUAL 11 OR NOT all EQUAL 13 OR NOT dropped EQUAL 2)
   message(FATAL_ERROR "chain unfused: ${interior} launches in the interior variant (${dropped} "
                       "nests dropped), ${all} in all; expected 11 (2), 13")
 endif()
-message(STATUS "kernels: sw_step 8 graphs, its damping plain; the chain one graph, 1 and 2 "
-               "barriers, cx, cy and qd in registers, one walk kernel; unfused 11 and 13 "
-               "launches")
+message(STATUS "kernels: sw_step 8 graphs, its damping plain; the chain one graph, 3 and 4 "
+               "barriers, cx, cy and qd in registers, one kernel with its segment inside its "
+               "walk; unfused 11 and 13 launches")
