@@ -943,36 +943,47 @@ static void walk_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, int h0, int m0) {
     }
 }
 
-/* The kernel of walks k[0 .. nk) of one call (appended to c->kernels), a thread walking its
- * column through each in turn, and its launch (to b). */
-static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, int depth) {
-    Unit *u = k[0].u;
-    Decl *s = u->st;
-    const char *name = fpo_fmt("fpo_walk%d", ++c->nwalk);
-    Buf *kb = &c->kernels;
-    unsigned char *used = fpo_new((size_t)(s->nparams + s->ntemps + 1));
-    WalkCode *w = fpo_new(sizeof(WalkCode) * (size_t)nk);
-    int nh = 0;   /* the nests run inside the walks, in turn (fpo_h0, fpo_h1, ...) */
+/* The code of walks k[0 .. nk) of one call for one kernel (walks_code): each walk's, the
+ * views their statements use (of the call's stencil), and the nests run inside them, in turn
+ * (fpo_h0, fpo_h1, ...), with the views each uses. */
+typedef struct WalksCode {
+    WalkCode *w;
+    unsigned char *used;
+    Unit **hosts;
+    unsigned char **hu;
+    int nh;
+} WalksCode;
+
+static WalksCode walks_code(Cu *c, Walk *k, int nk) {
+    Decl *s = k[0].u->st;
+    WalksCode t = {fpo_new(sizeof(WalkCode) * (size_t)nk),
+                   fpo_new((size_t)(s->nparams + s->ntemps + 1)), NULL, NULL, 0};
     for (int q = 0; q < nk; q++) {
-        w[q] = walk_code(c, &k[q], used);
-        nh += k[q].nhost;
+        t.w[q] = walk_code(c, &k[q], t.used);
+        t.nh += k[q].nhost;
     }
-    Unit **hosts = fpo_new(sizeof(Unit *) * (size_t)(nh + 1));
-    unsigned char **hu = fpo_new(sizeof(unsigned char *) * (size_t)(nh + 1));
+    t.hosts = fpo_new(sizeof(Unit *) * (size_t)(t.nh + 1));
+    t.hu = fpo_new(sizeof(unsigned char *) * (size_t)(t.nh + 1));
     for (int q = 0, hn = 0; q < nk; q++)
         for (int h = 0; h < k[q].nhost; h++, hn++)
-            hosts[hn] = &k[q].u[k[q].n + h], hu[hn] = w[q].hu[h];
-    buf_printf(kb, "\n/* stencil %s (%s:%d), ", s->name, fpo_loc_path(s->loc), s->loc.line);
+            t.hosts[hn] = &k[q].u[k[q].n + h], t.hu[hn] = t.w[q].hu[h];
+    return t;
+}
+
+/* The kernel's comment line of the walks (after its opening). */
+static void walks_comment(Buf *kb, Walk *k, int nk) {
     for (int q = 0; q < nk; q++) {
         if (q)
             buf_add(kb, ";\n * then, in the same thread, ");
         walk_comment(kb, &k[q]);
     }
     buf_add(kb, " */\n");
-    buf_printf(kb, "static __global__ void %s(", name);
-    stencil_params(kb, s);
-    for (int h = 0; h < nh; h++) {
-        Decl *hs = hosts[h]->st;
+}
+
+/* The parameters of the nests run inside the walks (each followed by ", "). */
+static void walks_host_params(Buf *kb, WalksCode *t) {
+    for (int h = 0; h < t->nh; h++) {
+        Decl *hs = t->hosts[h]->st;
         for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
             Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
             if (x->ax == AX_SCALAR)
@@ -981,45 +992,107 @@ static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, int depth) {
                 buf_printf(kb, "const fpo_field fpo__h%d_v_%s, ", h, x->name);
         }
     }
-    buf_add(kb, "const fpo_domain fpo__dom, unsigned fpo_edges, int64_t fpo_ib, int64_t fpo_ie, "
-                "int64_t fpo_jb, int64_t fpo_je");
+}
+
+/* The walks' bounds as parameters: their columns, their intervals' levels, the boxes of the
+ * nests run inside them (then the parameters end). */
+static void walks_bound_params(Buf *kb, Walk *k, int nk, WalksCode *t) {
+    buf_add(kb, "int64_t fpo_ib, int64_t fpo_ie, int64_t fpo_jb, int64_t fpo_je");
     for (int q = 0, mn = 0; q < nk; q++)
         for (int m = 0; m < k[q].n; m++, mn++)
             buf_printf(kb, ", int64_t fpo_ka%d, int64_t fpo_kz%d", mn, mn);
-    for (int h = 0; h < nh; h++)
+    for (int h = 0; h < t->nh; h++)
         buf_printf(kb, ", int64_t fpo_h%d_ib, int64_t fpo_h%d_ie, int64_t fpo_h%d_jb, "
                        "int64_t fpo_h%d_je, int64_t fpo_h%d_ka, int64_t fpo_h%d_kz",
                    h, h, h, h, h, h);
     buf_add(kb, ") {\n");
-    region_vars(kb, fpo_c_has_region(s));
-    used_views(kb, s, used);
-    for (int h = 0; h < nh; h++) {   /* (a host's views are made inside its block) */
-        Decl *hs = hosts[h]->st;
+}
+
+/* The views the nests run inside do not use, unused (a host's views are made inside its
+ * block). */
+static void walks_unused_host_views(Buf *kb, WalksCode *t) {
+    for (int h = 0; h < t->nh; h++) {
+        Decl *hs = t->hosts[h]->st;
         for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
             Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
-            if (x->ax != AX_SCALAR && !hu[h][i])
+            if (x->ax != AX_SCALAR && !t->hu[h][i])
                 buf_printf(kb, "    (void)fpo__h%d_v_%s;\n", h, x->name);
         }
     }
-    buf_add(kb, "    const int64_t i = fpo_ib + (int64_t)(blockIdx.x * blockDim.x + threadIdx.x);\n"
-                "    const int64_t j = fpo_jb + (int64_t)(blockIdx.y * blockDim.y + threadIdx.y);\n"
-                "    if (i >= fpo_ie || j >= fpo_je)\n        return;\n");
-    for (int h = 0; h < nh; h++)   /* the column is in the box of the nest run inside */
-        buf_printf(kb, "    const bool fpo_h%d_at = i >= fpo_h%d_ib && i < fpo_h%d_ie && j >= "
-                       "fpo_h%d_jb && j < fpo_h%d_je;\n",
-                   h, h, h, h, h);
-    for (int q = 0, h0 = 0, m0 = 0; q < nk; q++) {
+}
+
+/* The launch's arguments of the walks' stencil call and of the nests run inside them (each
+ * followed by ", "). */
+static void walks_args(Cu *c, Buf *b, Walk *k, WalksCode *t) {
+    stencil_args(c, b, k[0].u);
+    for (int h = 0; h < t->nh; h++)
+        stencil_args(c, b, t->hosts[h]);
+}
+
+/* ... and of their bounds (walks_bound_params), then the launch's end. */
+static void walks_bound_args(Buf *b, Walk *k, int nk, WalksCode *t) {
+    SBox x = unit_cols(k[0].u);
+    buf_printf(b, "%s, %s, %s, %s", fpo_dbound_text(x.lo[0]), fpo_dbound_text(x.hi[0]),
+               fpo_dbound_text(x.lo[1]), fpo_dbound_text(x.hi[1]));
+    for (int q = 0; q < nk; q++)
+        for (int m = 0; m < k[q].n; m++)
+            buf_printf(b, ", %s, %s", fpo_dbound_text(k[q].u[m].box.lo[2]),
+                       fpo_dbound_text(k[q].u[m].box.hi[2]));
+    for (int h = 0; h < t->nh; h++)
+        for (int d = 0; d < 3; d++)
+            buf_printf(b, ", %s, %s", fpo_dbound_text(t->hosts[h]->box.lo[d]),
+                       fpo_dbound_text(t->hosts[h]->box.hi[d]));
+    buf_add(b, "));\n");
+}
+
+/* Walks k[q0 .. nk) one after another (walk_part), `levels` levels in: each in a block of its
+ * own (its registers' names may be another walk's), unless it is the kernel's only one. */
+static void walks_parts(Cu *c, Buf *kb, Walk *k, int q0, int nk, WalksCode *t, int levels) {
+    int h0 = 0, m0 = 0;   /* (the nests run inside, and the intervals, of the walks before) */
+    for (int q = 0; q < q0; q++)
+        h0 += k[q].nhost, m0 += k[q].n;
+    for (int q = q0; q < nk; q++) {
+        Buf part = {0};
+        walk_part(c, &part, &k[q], &t->w[q], h0, m0);
         if (nk == 1) {
-            walk_part(c, kb, &k[q], &w[q], h0, m0);
-        } else {   /* each walk's registers in a block of its own */
-            Buf part = {0};
-            walk_part(c, &part, &k[q], &w[q], h0, m0);
-            buf_printf(kb, "    {   /* computation %d */\n", k[q].u->comp + 1);
-            add_indented(kb, part.s, part.len, 1);
-            buf_add(kb, "    }\n");
+            add_indented(kb, part.s, part.len, levels - 1);
+        } else {
+            ind(kb, levels);
+            buf_printf(kb, "{   /* computation %d */\n", k[q].u->comp + 1);
+            add_indented(kb, part.s, part.len, levels);
+            ind(kb, levels);
+            buf_add(kb, "}\n");
         }
         h0 += k[q].nhost, m0 += k[q].n;
     }
+}
+
+/* The kernel of walks k[0 .. nk) of one call (appended to c->kernels), a thread walking its
+ * column through each in turn, and its launch (to b). */
+static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, int depth) {
+    Unit *u = k[0].u;
+    Decl *s = u->st;
+    const char *name = fpo_fmt("fpo_walk%d", ++c->nwalk);
+    Buf *kb = &c->kernels;
+    WalksCode t = walks_code(c, k, nk);
+    buf_printf(kb, "\n/* stencil %s (%s:%d), ", s->name, fpo_loc_path(s->loc), s->loc.line);
+    walks_comment(kb, k, nk);
+    buf_printf(kb, "static __global__ void %s(", name);
+    stencil_params(kb, s);
+    walks_host_params(kb, &t);
+    buf_add(kb, "const fpo_domain fpo__dom, unsigned fpo_edges, ");
+    walks_bound_params(kb, k, nk, &t);
+    region_vars(kb, fpo_c_has_region(s));
+    used_views(kb, s, t.used);
+    walks_unused_host_views(kb, &t);
+    buf_add(kb, "    const int64_t i = fpo_ib + (int64_t)(blockIdx.x * blockDim.x + threadIdx.x);\n"
+                "    const int64_t j = fpo_jb + (int64_t)(blockIdx.y * blockDim.y + threadIdx.y);\n"
+                "    if (i >= fpo_ie || j >= fpo_je)\n        return;\n");
+    for (int h = 0; h < t.nh; h++)   /* the column is in the box of the nest run inside */
+        buf_printf(kb, "    const bool fpo_h%d_at = i >= fpo_h%d_ib && i < fpo_h%d_ie && j >= "
+                       "fpo_h%d_jb && j < fpo_h%d_je;\n",
+                   h, h, h, h, h);
+    walks_parts(c, kb, k, 0, nk, &t, 1);
     buf_add(kb, "}\n");
 
     SBox x = unit_cols(u);
@@ -1029,19 +1102,9 @@ static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, int depth) {
     c->nlaunch++;
     buf_printf(b, "FPO_LAUNCH(fpo__cu, %s, %s, (%s) - (%s), (%s) - (%s), 1, %d, %d, (",
                what(s, u->stage->loc), name, ie, ib, je, jb, CU_BX, CU_BY);
-    stencil_args(c, b, u);
-    for (int h = 0; h < nh; h++)
-        stencil_args(c, b, hosts[h]);
-    buf_printf(b, "p->dom, p->edges, %s, %s, %s, %s", ib, ie, jb, je);
-    for (int q = 0; q < nk; q++)
-        for (int m = 0; m < k[q].n; m++)
-            buf_printf(b, ", %s, %s", fpo_dbound_text(k[q].u[m].box.lo[2]),
-                       fpo_dbound_text(k[q].u[m].box.hi[2]));
-    for (int h = 0; h < nh; h++)
-        for (int d = 0; d < 3; d++)
-            buf_printf(b, ", %s, %s", fpo_dbound_text(hosts[h]->box.lo[d]),
-                       fpo_dbound_text(hosts[h]->box.hi[d]));
-    buf_add(b, "));\n");
+    walks_args(c, b, k, &t);
+    buf_add(b, "p->dom, p->edges, ");
+    walks_bound_args(b, k, nk, &t);
 }
 
 /* ---- segment kernels: consecutive nests of a fused group in one kernel ---- */
@@ -1771,6 +1834,24 @@ static void seg_args(Cu *c, Buf *b, Seg *g, const bool *touched) {
     }
 }
 
+/* A tile kernel's first line up to its parameters: other thread counts than CU_THREADS keep
+ * to the registers of 1024 threads a multiprocessor (64 each), at most. */
+static void seg_kernel_open(Cu *c, Buf *k, const char *name) {
+    if (c->threads != CU_THREADS)
+        buf_printf(k, "static __global__ void FPO_LAUNCH_BOUNDS(%d, %d) %s(", c->threads,
+                   c->threads < 1024 ? 1024 / c->threads : 1, name);
+    else
+        buf_printf(k, "static __global__ void %s(", name);
+}
+
+/* The block's tile of ty rows: its bounds and points in int (a level's offsets fit one:
+ * fpo_field_check_offsets32). */
+static void seg_tile_origin(Buf *k, int ty) {
+    buf_printf(k, "    const int fpo_ti0 = fpo_i0 + (int)blockIdx.x * %d, fpo_tj0 = fpo_j0 + "
+                  "(int)blockIdx.y * %d;\n",
+               CU_TX, ty);
+}
+
 /* The segment's kernel (appended to c->kernels) and its launch (to b). */
 static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     Sched *s = c->s;
@@ -1786,20 +1867,12 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     for (int i = 0; i < g->n; i++)
         buf_printf(k, "%s %s", i ? "," : "", g->u[i].st->name);
     buf_add(k, " */\n");
-    /* other thread counts: the registers of 1024 threads a multiprocessor (64 each), at most */
-    if (c->threads != CU_THREADS)
-        buf_printf(k, "static __global__ void FPO_LAUNCH_BOUNDS(%d, %d) %s(", c->threads,
-                   c->threads < 1024 ? 1024 / c->threads : 1, name);
-    else
-        buf_printf(k, "static __global__ void %s(", name);
+    seg_kernel_open(c, k, name);
     buf_addn(k, t.params.s, t.params.len);
     buf_printf(k, "const fpo_domain fpo__dom, unsigned fpo_edges, int fpo_i0, int fpo_j0, "
                   "int64_t fpo_ka%s) {\n", L > 1 ? ", int64_t fpo_kz" : "");
     region_vars(k, seg_regions(g));
-    /* a tile's bounds and points in int: a level's offsets fit one (fpo_field_check_offsets32) */
-    buf_printf(k, "    const int fpo_ti0 = fpo_i0 + (int)blockIdx.x * %d, fpo_tj0 = fpo_j0 + "
-                  "(int)blockIdx.y * %d;\n",
-               CU_TX, g->ty);
+    seg_tile_origin(k, g->ty);
     if (L > 1)   /* the block's levels: L, or what is left of [fpo_ka, fpo_kz) */
         buf_printf(k, "    const int64_t fpo_k0 = fpo_ka + (int64_t)blockIdx.z * %d;\n"
                       "    const int fpo_nl = fpo_kz - fpo_k0 < %d ? (int)(fpo_kz - fpo_k0) : %d;\n",
@@ -2222,118 +2295,54 @@ static void emit_fed(Cu *c, Buf *b, Piece *p, int depth) {
     for (int i = 0; i < g->n; i++)
         for (int a = 0; a < g->u[i].nacc; a++)
             touched[g->u[i].acc[a].slot] = true;
-    unsigned char *used = fpo_new((size_t)(ws->nparams + ws->ntemps + 1));
-    WalkCode *w = fpo_new(sizeof(WalkCode) * (size_t)nk);
-    int nh = 0;
-    for (int q = 0; q < nk; q++) {
-        w[q] = walk_code(c, &k[q], used);
-        nh += k[q].nhost;
-    }
-    Unit **hosts = fpo_new(sizeof(Unit *) * (size_t)(nh + 1));
-    unsigned char **hu = fpo_new(sizeof(unsigned char *) * (size_t)(nh + 1));
-    for (int q = 0, hn = 0; q < nk; q++)
-        for (int h = 0; h < k[q].nhost; h++, hn++)
-            hosts[hn] = &k[q].u[k[q].n + h], hu[hn] = w[q].hu[h];
+    WalksCode wc = walks_code(c, k, nk);
     buf_printf(kb, "\n/* %d nests of a fused group (", g->n);
     for (int i = 0; i < g->n; i++)
         buf_printf(kb, "%s%s", i ? ", " : "", g->u[i].st->name);
     buf_printf(kb, "), tiles of %d x %d points, computed level by level inside the walk of stencil "
                    "%s (%s:%d), a thread a column of the tile: ",
                CU_TX, ty, ws->name, fpo_loc_path(ws->loc), ws->loc.line);
-    for (int q = 0; q < nk; q++) {
-        if (q)
-            buf_add(kb, ";\n * then, in the same thread, ");
-        walk_comment(kb, &k[q]);
-    }
-    buf_add(kb, " */\n");
-    if (c->threads != CU_THREADS)
-        buf_printf(kb, "static __global__ void FPO_LAUNCH_BOUNDS(%d, %d) %s(", c->threads,
-                   c->threads < 1024 ? 1024 / c->threads : 1, name);
-    else
-        buf_printf(kb, "static __global__ void %s(", name);
+    walks_comment(kb, k, nk);
+    seg_kernel_open(c, kb, name);
     buf_addn(kb, t.params.s, t.params.len);
     stencil_params(kb, ws);
-    for (int h = 0; h < nh; h++) {
-        Decl *hs = hosts[h]->st;
-        for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
-            Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
-            if (x->ax == AX_SCALAR)
-                buf_printf(kb, "%s fpo_h%d_%s, ", fpo_c_type(x->dt), h, x->name);
-            else
-                buf_printf(kb, "const fpo_field fpo__h%d_v_%s, ", h, x->name);
-        }
-    }
-    buf_add(kb, "const fpo_domain fpo__dom, unsigned fpo_edges, int fpo_i0, int fpo_j0, int64_t fpo_ib, "
-                "int64_t fpo_ie, int64_t fpo_jb, int64_t fpo_je");
-    for (int q = 0, mn = 0; q < nk; q++)
-        for (int m = 0; m < k[q].n; m++, mn++)
-            buf_printf(kb, ", int64_t fpo_ka%d, int64_t fpo_kz%d", mn, mn);
-    for (int h = 0; h < nh; h++)
-        buf_printf(kb, ", int64_t fpo_h%d_ib, int64_t fpo_h%d_ie, int64_t fpo_h%d_jb, "
-                       "int64_t fpo_h%d_je, int64_t fpo_h%d_ka, int64_t fpo_h%d_kz",
-                   h, h, h, h, h, h);
-    buf_add(kb, ") {\n");
+    walks_host_params(kb, &wc);
+    buf_add(kb, "const fpo_domain fpo__dom, unsigned fpo_edges, int fpo_i0, int fpo_j0, ");
+    walks_bound_params(kb, k, nk, &wc);
     region_vars(kb, seg_regions(g) || fpo_c_has_region(ws));
-    buf_printf(kb, "    const int fpo_ti0 = fpo_i0 + (int)blockIdx.x * %d, fpo_tj0 = fpo_j0 + "
-                   "(int)blockIdx.y * %d;\n",
-               CU_TX, ty);
+    seg_tile_origin(kb, ty);
     buf_printf(kb, "    const int fpo_nt = FPO_TILE_THREADS_(%d);   /* blockDim.x */\n", c->threads);
     buf_addn(kb, t.slots.s, t.slots.len);
-    fed_views(c, kb, g, &k[0], used);
-    for (int h = 0; h < nh; h++) {   /* (a host's views are made inside its block) */
-        Decl *hs = hosts[h]->st;
-        for (int i = 0; i < hs->nparams + hs->ntemps; i++) {
-            Var *x = i < hs->nparams ? hs->params[i] : hs->temps[i - hs->nparams];
-            if (x->ax != AX_SCALAR && !hu[h][i])
-                buf_printf(kb, "    (void)fpo__h%d_v_%s;\n", h, x->name);
-        }
-    }
+    fed_views(c, kb, g, &k[0], wc.used);
+    walks_unused_host_views(kb, &wc);
     Buf pfs = {0}, pfl = {0};   /* the segment's inputs ahead, toward L2 */
     fed_prefetch(c, g, walk_forward(u), &pfs, &pfl);
     buf_addn(kb, pfs.s ? pfs.s : "", pfs.len);
-    fed_part(c, kb, &k[0], &w[0], &t, &pfl, ty);
+    fed_part(c, kb, &k[0], &wc.w[0], &t, &pfl, ty);
     if (nk > 1) {
         buf_add(kb, "    FPO_PHASE_(fpo_nt) {   /* the walks after it, a thread its column */\n");
         fed_column(kb, ty, k, 1, nk, k[0].nhost, 2);
-        for (int q = 1, h0 = k[0].nhost, m0 = k[0].n; q < nk; q++) {
-            Buf part = {0};
-            walk_part(c, &part, &k[q], &w[q], h0, m0);
-            buf_printf(kb, "            {   /* computation %d */\n", k[q].u->comp + 1);
-            add_indented(kb, part.s, part.len, 3);
-            buf_add(kb, "            }\n");
-            h0 += k[q].nhost, m0 += k[q].n;
-        }
+        walks_parts(c, kb, k, 1, nk, &wc, 3);
         buf_add(kb, "        }\n    }\n");
     }
     buf_add(kb, "}\n");
 
     /* the launch: the segment's tiles, covering the walks' columns too */
     SBox x = unit_cols(u);
-    const char *ib = fpo_dbound_text(x.lo[0]), *ie = fpo_dbound_text(x.hi[0]);
-    const char *jb = fpo_dbound_text(x.lo[1]), *je = fpo_dbound_text(x.hi[1]);
     ind(b, depth);
     buf_add(b, "{\n");
     seg_cover(c, b, g, depth + 1);
     ind(b, depth + 1);
     buf_printf(b, "fpo_cover_(&fpo_i0, &fpo_i1, %s, %s, 0, 0), fpo_cover_(&fpo_j0, &fpo_j1, %s, %s, "
                   "0, 0);   /* the walks' columns */\n",
-               ib, ie, jb, je);
+               fpo_dbound_text(x.lo[0]), fpo_dbound_text(x.hi[0]), fpo_dbound_text(x.lo[1]),
+               fpo_dbound_text(x.hi[1]));
     ind(b, depth + 1);
     seg_launch(c, b, g, name, "1");
     seg_args(c, b, g, touched);
-    stencil_args(c, b, u);
-    for (int h = 0; h < nh; h++)
-        stencil_args(c, b, hosts[h]);
-    buf_printf(b, "p->dom, p->edges, fpo_i0, fpo_j0, %s, %s, %s, %s", ib, ie, jb, je);
-    for (int q = 0; q < nk; q++)
-        for (int m = 0; m < k[q].n; m++)
-            buf_printf(b, ", %s, %s", fpo_dbound_text(k[q].u[m].box.lo[2]),
-                       fpo_dbound_text(k[q].u[m].box.hi[2]));
-    for (int h = 0; h < nh; h++)
-        for (int d = 0; d < 3; d++)
-            buf_printf(b, ", %s, %s", fpo_dbound_text(hosts[h]->box.lo[d]),
-                       fpo_dbound_text(hosts[h]->box.hi[d]));
-    buf_add(b, "));\n");
+    walks_args(c, b, k, &wc);
+    buf_add(b, "p->dom, p->edges, fpo_i0, fpo_j0, ");
+    walks_bound_args(b, k, nk, &wc);
     ind(b, depth);
     buf_add(b, "}\n");
 }
