@@ -1997,15 +1997,16 @@ static bool fed_meets(Piece *p, Unit *v, int n, Walk *k0) {
 
 /* The segment of p (PC_SEG, nests u .. of a group, ending it) and the walks that begin group
  * G1 after it (their first nest v) as one kernel (PC_FED, into p): fused, uninstrumented
- * builds (their checks run after each stencil's kernels), where the walks meet the segment
- * (fed_meets) and the segment planned for them fits (plan_segment). The first walk reads
- * nothing ahead: the segment computes its values level by level. */
+ * builds (their checks run after each stencil's kernels) that put more than one nest in a
+ * kernel (CUDA_NESTS), where the walks meet the segment (fed_meets) and the segment planned
+ * for them fits (plan_segment). The first walk reads nothing ahead: the segment computes its
+ * values level by level. */
 static void plan_fed(Cu *c, Unit *u, Piece *p, FGroup *G1, Unit *v) {
     Sched *s = c->s;
     Piece w;
     int n = p->n;
-    if (!s->fused || fpo_instrumented(&s->ins) || s->ins.cuda_check || v != u + n ||
-        !plan_walks(c, G1, v, v, G1->count, &w, true))
+    if (!s->fused || fpo_instrumented(&s->ins) || s->ins.cuda_check || c->nests < 2 ||
+        v != u + n || !plan_walks(c, G1, v, v, G1->count, &w, true))
         return;
     Seg seg;
     if (!plan_segment(c, u, n, &seg, w.n))
