@@ -21,10 +21,11 @@
 # the time per step of each at N = 24, 192, 384), and again under NVIDIA's MPS where the
 # machine has it (with the example model at N = 384); the GPU benchmark
 # (fpo_cuda_bench: chain and transport step fused and unfused, the device triad, the C back end
-# on all the machine's cores, the host time of a run) at two sizes and every
+# on all the machine's cores, the host time of a run, the chain written by hand as one kernel
+# in eight shapes) at two sizes and every
 # fpo_cuda_bench_<tag> of the kernel-shape sweep that was built (FPO_CUDA_SWEEP=ON), with a
-# table of their times; with FPO_GPU_PROFILE, Nsight Compute's view of the chain's and the
-# transport step's kernels.
+# table of their times; with FPO_GPU_PROFILE, Nsight Compute's view of the chain's, the
+# transport step's and the hand-written chain's kernels.
 # Prints everything, a summary last; exits non-zero if a check failed. With OUT set, the whole
 # log is also written to $OUT/gpu.log; with FPO_GPU_ONLY (a regex), only the checks whose
 # names match it run.
