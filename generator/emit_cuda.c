@@ -1129,6 +1129,9 @@ typedef struct Seg {
                          * turn */
     Var **reg;          /* per slot: the register its item's nests hand it over in (a scalar
                          * temporary of pass_shrink whose every nest is of one item), or NULL */
+    bool two;           /* each shared tile twice, one a level of even k, one of odd (a fed
+                         * kernel's: a level's nests write the other while a thread may still
+                         * read the level before's) */
 } Seg;
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -1171,7 +1174,7 @@ static size_t tile_bytes(Seg *g, int x, int ty, DType dt) {
     size_t b = (size_t)((CU_TX + g->sm[x].lo[0] + g->sm[x].hi[0]) *
                         (ty + g->sm[x].lo[1] + g->sm[x].hi[1])) *
                (dt == DT_F64 ? 8u : 4u);
-    return (b + 15) / 16 * 16;
+    return (b + 15) / 16 * 16 * (g->two ? 2 : 1);
 }
 
 /* The slots segment g's items hand over in registers (g->reg): a temporary pass_shrink made a
@@ -1209,7 +1212,7 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g, int nw) {
     *g = (Seg){u, n, fpo_new(sizeof(Margin) * (size_t)n), fpo_new(sizeof(bool) * (size_t)ns),
                fpo_new(sizeof(Margin) * (size_t)ns), fpo_new(sizeof(int) * (size_t)ns),
                fpo_new(sizeof(bool) * (size_t)ns), CU_TY, 0, fpo_new(sizeof(int) * (size_t)n),
-               fpo_new(sizeof(Var *) * (size_t)(ns + 1))};
+               fpo_new(sizeof(Var *) * (size_t)(ns + 1)), nw > 0};
     for (int i = 1; i < n; i++)
         if (!fpo_dbound_eq(u[i].box.lo[2], u[0].box.lo[2]) ||
             !fpo_dbound_eq(u[i].box.hi[2], u[0].box.hi[2]))
@@ -1373,24 +1376,33 @@ static bool seg_only(Cu *c, Seg *g, int x) {
     return true;
 }
 
-/* Slot x's shared tile in the segment's kernel, where it has one. */
-static void shared_tile(Buf *k, Seg *g, int x, DType dt, int *off) {
+/* Slot x's shared tile in the segment's kernel, where it has one: its storage and row (into k),
+ * its view (fpo_sv: into k, or where its tiles are two, g->two, into `level`, the one of level
+ * k's parity). */
+static void shared_tile(Buf *k, Buf *level, Seg *g, int x, DType dt, int *off) {
     const char *t = fpo_c_type(dt);
     if (!g->shared[x])
         return;
     Margin *m = &g->sm[x];
     int64_t w = CU_TX + m->lo[0] + m->hi[0], h = g->ty + m->lo[1] + m->hi[1];
+    int64_t one = (int64_t)(tile_bytes(g, x, g->ty, dt) / (g->two ? 2 : 1)) / (dt == DT_F64 ? 8 : 4);
+    int64_t all = g->two ? 2 * one : w * h;   /* elements (two tiles: each 16-byte aligned) */
     if (g->bytes > CU_STATIC) {   /* carved from the block's dynamic shared memory */
         buf_printf(k, "    %s *const fpo_sh%d = (%s *)(fpo_dsh_ + %d);   /* %lld elements */\n",
-                   t, x, t, *off, (long long)(w * h));
+                   t, x, t, *off, (long long)all);
         *off += (int)tile_bytes(g, x, g->ty, dt);
     } else {
-        buf_printf(k, "    __shared__ %s fpo_sh%d[%lld];\n", t, x, (long long)(w * h));
+        buf_printf(k, "    __shared__ %s fpo_sh%d[%lld];\n", t, x, (long long)all);
     }
     buf_printf(k, "    const int fpo_ssj%d = %lld;\n", x, (long long)w);
-    buf_printf(k, "    %s *const fpo_sv%d = fpo_sh%d - ((fpo_ti0 - %lld) + (fpo_tj0 - %lld) * "
-                  "fpo_ssj%d);\n",
-               t, x, x, (long long)m->lo[0], (long long)m->lo[1], x);
+    if (g->two)
+        buf_printf(level, "    %s *const fpo_sv%d = fpo_sh%d + (k & 1) * %lld - ((fpo_ti0 - %lld) + "
+                          "(fpo_tj0 - %lld) * fpo_ssj%d);   /* level k's tile */\n",
+                   t, x, x, (long long)one, (long long)m->lo[0], (long long)m->lo[1], x);
+    else
+        buf_printf(k, "    %s *const fpo_sv%d = fpo_sh%d - ((fpo_ti0 - %lld) + (fpo_tj0 - %lld) * "
+                      "fpo_ssj%d);\n",
+                   t, x, x, (long long)m->lo[0], (long long)m->lo[1], x);
 }
 
 /* Whether nest i of the segment starts each point of slot x's shared tile from its array: it
@@ -1704,6 +1716,7 @@ static void emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs) {
  * own kernel (emit_segment) or a walk's that runs it at each level walked (emit_fed). */
 typedef struct SegText {
     Buf params, slots, level, phases;
+    Buf tiles;   /* (g->two) the shared tiles' views at level k, for the level and the walk */
     bool any;
 } SegText;
 
@@ -1744,7 +1757,7 @@ static SegText seg_text(Cu *c, Seg *g, bool perlevel) {
                                   : "");
         if (!c->array[x]) {   /* (its fpo_field has no data) */
             buf_printf(k, "    (void)fpo__f%d;   /* no array on the device */\n", x);
-            shared_tile(k, g, x, v->dt, &off);
+            shared_tile(k, &t.tiles, g, x, v->dt, &off);
             continue;
         }
         /* a level's offsets in 32 bits (open checks they fit: fpo_field_check_offsets32), from
@@ -1767,9 +1780,10 @@ static SegText seg_text(Cu *c, Seg *g, bool perlevel) {
                        v->ax == AX_IJ ? "" : fpo_fmt(" + k * fpo_gsk%d", x));
             buf_printf(k, "    FPO_OPAQUE_GLOBAL(fpo_g%d);\n", x);
         }
-        shared_tile(k, g, x, v->dt, &off);
+        shared_tile(k, &t.tiles, g, x, v->dt, &off);
     }
     buf_add(&t.level, "");
+    buf_add(&t.tiles, "");
     /* each item's text (the nests that share a loop over the points), then the phases they
      * run in */
     Buf *nests = fpo_new(sizeof(Buf) * (size_t)g->n);
@@ -2173,9 +2187,11 @@ static void fed_prefetch(Cu *c, Seg *g, bool fwd, Buf *setup, Buf *level) {
  * fpo_kz<m>), each level of them: the segment's nests at level k (their views there, their
  * phases: the values the walk reads left in shared tiles), a barrier, a phase of the walk's
  * statements of interval fpo_m at each thread's column (read back from memory for the first
- * levels, as walk_part), the nests run inside it, the registers moved on; a barrier before the
- * next level writes the shared tiles again. The segment's text once, its levels' loop one. */
-static void fed_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, SegText *t, Buf *pf, int ty) {
+ * levels, as walk_part), the nests run inside it, the registers moved on. No barrier before the
+ * next level: its nests write the other of each shared tile's two (g->two), and they are the
+ * ones of this level again only past the next level's barriers, which every thread reaches
+ * after its walk's phase here. The segment's text once, its levels' loop one. */
+static void fed_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, SegText *t, Buf *pf, Buf *hv, int ty) {
     Unit *u = k->u;
     bool fwd = walk_forward(u);
     Buf undef = {0}, ka = {0}, kz = {0};
@@ -2212,6 +2228,7 @@ static void fed_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, SegText *t, Buf *pf, 
     }
     buf_printf(kb, "        for (int64_t k = %s; %s; %s) {\n", fwd ? "fpo_wa" : "fpo_wz - 1",
                fwd ? "k < fpo_wz" : "k >= fpo_wa", fwd ? "k++" : "k--");
+    add_indented(kb, t->tiles.s, t->tiles.len, 2);
     buf_add(kb, "            {   /* the segment's nests at level k */\n");
     if (pf->len)
         buf_printf(kb, "                /* its inputs %d levels on, toward L2 */\n%s", FED_AHEAD, pf->s);
@@ -2220,6 +2237,7 @@ static void fed_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, SegText *t, Buf *pf, 
     buf_add(kb, "            }\n            __syncthreads();\n"
                 "            FPO_PHASE_(fpo_nt) {   /* the walk at level k, a thread a column */\n");
     fed_column(kb, ty, k, 0, 1, 0, 4);
+    add_indented(kb, hv->s ? hv->s : "", hv->len, 4);
     for (int m = 0; m < k->n; m++) {
         bool back = k->peel && unit_reads_back(k, &u[m]);
         buf_printf(kb, "                    %sif (fpo_m == %d) {   /* interval %d */\n",
@@ -2239,7 +2257,7 @@ static void fed_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, SegText *t, Buf *pf, 
     emit_hosts(c, kb, k, w->hb, w->hu, 0, 5);
     walk_shift(kb, k, 5);
     buf_add(kb, "                }\n            }\n"
-                "            __syncthreads();   /* the next level writes the shared tiles again */\n");
+                "            FPO_TILES_SWAP_();   /* the next level writes the other tiles: no barrier */\n");
     if (any_back) {   /* (an interval that reads back: its levels counted here) */
         buf_add(kb, "            if (");
         for (int m = 0, first = 1; m < k->n; m++)
@@ -2256,8 +2274,8 @@ static void fed_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, SegText *t, Buf *pf, 
 
 /* The views of the walks' stencil s in a fed kernel: as a walk kernel's (used_views), but a
  * value the segment hands over (written by it, read by the walk at its point and level) is its
- * shared tile at the level walked. */
-static void fed_views(Cu *c, Buf *kb, Seg *g, Walk *k0, const unsigned char *used) {
+ * shared tile at the level walked (into `handed`, for the walk's phase at each level). */
+static void fed_views(Cu *c, Buf *kb, Seg *g, Walk *k0, const unsigned char *used, Buf *handed) {
     Decl *s = k0->u->st;
     for (int i = 0; i < s->nparams + s->ntemps; i++) {
         Var *v = i < s->nparams ? s->params[i] : s->temps[i - s->nparams];
@@ -2265,10 +2283,10 @@ static void fed_views(Cu *c, Buf *kb, Seg *g, Walk *k0, const unsigned char *use
         if (v->ax == AX_SCALAR) {
             buf_printf(kb, "    (void)%s;\n", fpo_c_name(v->name));
         } else if (used[i] && g->first_w[x] >= 0) {
-            buf_printf(kb, "    (void)fpo__v_%s;   /* the segment's, in its shared tile */\n"
-                           "    const %s *restrict %s = fpo_sv%d;\n"
-                           "    const int64_t fpo_sj_%s = fpo_ssj%d, fpo_sk_%s = 0;\n",
-                       v->name, fpo_c_type(v->dt), fpo_c_name(v->name), x, v->name, x, v->name);
+            buf_printf(kb, "    (void)fpo__v_%s;   /* the segment's, in its shared tile */\n", v->name);
+            buf_printf(handed, "    const %s *restrict %s = fpo_sv%d;   /* the segment's, level k */\n"
+                               "    const int64_t fpo_sj_%s = fpo_ssj%d, fpo_sk_%s = 0;\n",
+                       fpo_c_type(v->dt), fpo_c_name(v->name), x, v->name, x, v->name);
         } else if (used[i]) {
             buf_printf(kb, "    const fpo_field *fpo_%s = &fpo__v_%s;\n", v->name, v->name);
             fpo_c_field_setup(kb, s, v);
@@ -2304,7 +2322,11 @@ static void emit_fed(Cu *c, Buf *b, Piece *p, int depth) {
                    "%s (%s:%d), a thread a column of the tile: ",
                CU_TX, ty, ws->name, fpo_loc_path(ws->loc), ws->loc.line);
     walks_comment(kb, k, nk);
-    seg_kernel_open(c, kb, name);
+    /* at most 128 registers a thread (two blocks of 256 threads a multiprocessor: the 144
+     * tiles of 192 x 192 in one wave); the compiler, free to, keeps more of a level's loads
+     * in flight than that allows */
+    buf_printf(kb, "static __global__ void FPO_LAUNCH_BOUNDS(%d, %d) %s(", c->threads,
+               c->threads < 512 ? 512 / c->threads : 1, name);
     buf_addn(kb, t.params.s, t.params.len);
     stencil_params(kb, ws);
     walks_host_params(kb, &wc);
@@ -2314,12 +2336,13 @@ static void emit_fed(Cu *c, Buf *b, Piece *p, int depth) {
     seg_tile_origin(kb, ty);
     buf_printf(kb, "    const int fpo_nt = FPO_TILE_THREADS_(%d);   /* blockDim.x */\n", c->threads);
     buf_addn(kb, t.slots.s, t.slots.len);
-    fed_views(c, kb, g, &k[0], wc.used);
+    Buf hv = {0};   /* the values handed over, at each level */
+    fed_views(c, kb, g, &k[0], wc.used, &hv);
     walks_unused_host_views(kb, &wc);
     Buf pfs = {0}, pfl = {0};   /* the segment's inputs ahead, toward L2 */
     fed_prefetch(c, g, walk_forward(u), &pfs, &pfl);
     buf_addn(kb, pfs.s ? pfs.s : "", pfs.len);
-    fed_part(c, kb, &k[0], &wc.w[0], &t, &pfl, ty);
+    fed_part(c, kb, &k[0], &wc.w[0], &t, &pfl, &hv, ty);
     if (nk > 1) {
         buf_add(kb, "    FPO_PHASE_(fpo_nt) {   /* the walks after it, a thread its column */\n");
         fed_column(kb, ty, k, 1, nk, k[0].nhost, 2);

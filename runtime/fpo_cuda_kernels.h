@@ -72,6 +72,9 @@ static inline __attribute__((unused)) unsigned fpo_emu_phase_start_(void) {
  * kernel whose block walks the levels together: emit_cuda.c's fed kernels): here the block's
  * array of them, the generated source naming a thread's element `name` (#define). */
 #define FPO_THREAD_REG_(type, name, n) type name##_t_[n] = {0}
+/* Between two phases that need no barrier: the second writes the other of each shared tile's
+ * two (a fed kernel's level after the one before), which no thread of the first reads. */
+#define FPO_TILES_SWAP_() ((void)(fpo_emu_synced_ = 1))
 #define FPO_LAUNCH_(kern, gx, gy, gz, bx, by, stream, args)                                   \
     do {                                                                                      \
         (void)(stream);                                                                       \
@@ -105,6 +108,8 @@ static inline __attribute__((unused)) unsigned fpo_emu_phase_start_(void) {
 #define FPO_PHASE_(n)
 /* A register a thread keeps from one phase to the next. */
 #define FPO_THREAD_REG_(type, name, n) type name = 0
+/* Between two phases that need no barrier (a fed kernel's levels: two of each shared tile). */
+#define FPO_TILES_SWAP_() ((void)0)
 /* A kernel's most threads a block, and the blocks a multiprocessor should hold at once (the
  * compiler keeps its registers within them). */
 #define FPO_LAUNCH_BOUNDS(n, blocks) __launch_bounds__(n, blocks)

@@ -6,8 +6,9 @@
 #   graph for the whole run, no stretches. Instrumented: plain launches only.
 # - phases: the chain's segment waits at 1 barrier a level in the interior variant (courant
 #   and the fluxes, one loop; then diffuse and update, one loop, reading the fluxes at
-#   offsets) and 2 in `all` (edges_x and edges_y after the fluxes); inside the walk, 2 more
-#   (before the walk's step at the level, and before the next level's nests).
+#   offsets) and 2 in `all` (edges_x and edges_y after the fluxes); inside the walk, 1 more
+#   (before the walk's step at the level), none before the next level's nests: they write the
+#   other of each shared tile's two (fx, fy, qn; `(k & 1)`), FPO_TILES_SWAP_ says so.
 # - empty nests: the unfused chain launches 11 kernels a run in the interior variant, where
 #   edges_x and edges_y have no statement, and 13 in `all`.
 # - walks: the chain's tridiagonal solve (FORWARD, then BACKWARD with the clip inside) is one
@@ -63,9 +64,12 @@ endif()
 count("${chain}" "__syncthreads\\(\\);" interior)
 file(READ "${DIR}/chain/chain_step.all.cu" chain_all)
 count("${chain_all}" "__syncthreads\\(\\);" all)
-if(NOT interior EQUAL 3 OR NOT all EQUAL 4)
-  message(FATAL_ERROR "chain: ${interior} barriers in the interior variant, ${all} in all; "
-                      "expected 3 and 4")
+count("${chain}" "FPO_TILES_SWAP_\\(\\);" swaps)
+count("${chain}" "fpo_sh[0-9]+ \\+ \\(k & 1\\)" parity)
+if(NOT interior EQUAL 2 OR NOT all EQUAL 3 OR NOT swaps EQUAL 1 OR NOT parity EQUAL 3)
+  message(FATAL_ERROR "chain: ${interior} barriers in the interior variant, ${all} in all, "
+                      "${swaps} tile swaps, ${parity} tiles of a level's parity; expected 2, 3, "
+                      "1 and 3")
 endif()
 # merged loops: the values courant and diffuse hand over at the point live in registers
 count("${chain}" "double fpo_r[0-9]+_(cx|cy|qd) = 0;" regs)
@@ -78,10 +82,11 @@ endif()
 
 count("${chain}" "FPO_LAUNCH(_TILES)?\\(" launches)
 count("${chain}" "static __global__ void fpo_walk" walks)
-count("${chain}" "static __global__ void fpo_fed" fed)
+count("${chain}" "static __global__ void FPO_LAUNCH_BOUNDS\\(256, 2\\) fpo_fed" fed)
 if(NOT launches EQUAL 1 OR NOT walks EQUAL 0 OR NOT fed EQUAL 1)
   message(FATAL_ERROR "chain: ${launches} launches, ${walks} walk kernels, ${fed} segments "
-                      "inside a walk; expected 1, 0 and 1")
+                      "inside a walk (128 registers at most: two blocks a multiprocessor); "
+                      "expected 1, 0 and 1")
 endif()
 gen(walks --layouts 1x1 "${SRC}/tests/programs/walks.fpo")
 file(READ "${DIR}/walks/walks.all.cu" walks_cu)
@@ -108,6 +113,6 @@ if(NOT interior EQUAL 11 OR NOT all EQUAL 13 OR NOT dropped EQUAL 2)
   message(FATAL_ERROR "chain unfused: ${interior} launches in the interior variant (${dropped} "
                       "nests dropped), ${all} in all; expected 11 (2), 13")
 endif()
-message(STATUS "kernels: sw_step 8 graphs, its damping plain; the chain one graph, 3 and 4 "
-               "barriers, cx, cy and qd in registers, one kernel with its segment inside its "
-               "walk; unfused 11 and 13 launches")
+message(STATUS "kernels: sw_step 8 graphs, its damping plain; the chain one graph, 2 and 3 "
+               "barriers, two of each shared tile, cx, cy and qd in registers, one kernel with "
+               "its segment inside its walk; unfused 11 and 13 launches")
