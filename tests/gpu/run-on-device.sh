@@ -8,6 +8,8 @@
 #                                   # here: fills .gpu/ (ignored by git); the sweep's benchmarks
 #                                   # from each SWEEP_BUILD (other build folders) when given
 #   tests/gpu/run-on-device.sh                          # there: runs everything in .gpu/
+#   ninja -C B $(tests/gpu/run-on-device.sh --targets B) # here: builds in B only what --stage
+#                                   # takes from it (its sweep's benchmarks too)
 #
 # There it runs: the gpu-labelled checks (tests/cuda: the CUDA back end against the C back end,
 # bit for bit, every variant, and the refusals) at three sizes; the builtins against the C
@@ -30,6 +32,20 @@
 # log is also written to $OUT/gpu.log; with FPO_GPU_ONLY (a regex), only the checks whose
 # names match it run.
 set -u -o pipefail
+stage_bins="tests/cuda/cuda_check_gpu tests/cuda/builtins_check_gpu tests/cuda/fpo_cuda_bench
+    example_model/fpo_example_model example_model/fpo_sw_model
+    example_model/fpo_sw_model_gpu_unfused tests/codepaths/cp_halo_gpu_fused
+    tests/codepaths/cp_halo_gpu_unfused tests/optimizer/opt_checks_cuda_run_nan
+    tests/optimizer/opt_checks_cuda_run_neg tests/optimizer/opt_checks_cuda_run_trace
+    tests/halo/halo_test_cuda"
+if [ "${1:-}" = "--targets" ]; then   # the ninja targets of --stage's programs in build $2
+    shapes=$(sed -n 's/^FPO_CUDA_SWEEP:BOOL=ON$/on/p' "${2:?usage: --targets BUILD_DIR}/CMakeCache.txt")
+    [ -z "$shapes" ] || shapes=$(sed -n 's/^FPO_CUDA_SWEEP_SHAPES:STRING=//p' "$2/CMakeCache.txt" |
+                                  tr ';' '\n' | sed 's/|.*//; s/^/fpo_cuda_bench_/')
+    for b in $stage_bins; do printf '%s\n' "${b##*/}"; done
+    printf '%s\n' $shapes
+    exit 0
+fi
 if [ "${1:-}" = "--stage" ]; then
     build=${2:?usage: run-on-device.sh --stage BUILD_DIR [SWEEP_BUILD_DIR...]}
     sweeps=("${@:3}")
@@ -37,12 +53,7 @@ if [ "${1:-}" = "--stage" ]; then
     rm -rf .gpu
     mkdir -p .gpu/rt/bin .gpu/rt/lib .gpu/rt/ompi/bin .gpu/rt/pmix
     bins=()
-    for b in tests/cuda/cuda_check_gpu tests/cuda/builtins_check_gpu tests/cuda/fpo_cuda_bench \
-             example_model/fpo_example_model example_model/fpo_sw_model \
-             example_model/fpo_sw_model_gpu_unfused \
-             tests/codepaths/cp_halo_gpu_fused tests/codepaths/cp_halo_gpu_unfused \
-             tests/optimizer/opt_checks_cuda_run_nan tests/optimizer/opt_checks_cuda_run_neg \
-             tests/optimizer/opt_checks_cuda_run_trace tests/halo/halo_test_cuda; do
+    for b in $stage_bins; do
         bins+=("$build/$b")
     done
     for sweep in "${sweeps[@]}"; do
