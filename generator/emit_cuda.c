@@ -54,6 +54,7 @@ typedef struct Cu {
     int dyn_shared;    /* the most dynamic shared memory a segment kernel asks for (plan_arrays) */
     int unroll;        /* a column kernel's walk (levels) and a segment nest's loop over its
                         * points, unrolled (--cuda-unroll) */
+    bool fed;          /* a segment may run inside the walk after it (--cuda-fed) */
     bool stretches;    /* a run with exchanges or callbacks: its blocks' kernels as graphs */
     int nstretch;      /* blocks made stretches */
     int nlaunch;       /* launches written to run's body */
@@ -2012,14 +2013,14 @@ static bool fed_meets(Piece *p, Unit *v, int n, Walk *k0) {
 /* The segment of p (PC_SEG, nests u .. of a group, ending it) and the walks that begin group
  * G1 after it (their first nest v) as one kernel (PC_FED, into p): fused, uninstrumented
  * builds (their checks run after each stencil's kernels) that put more than one nest in a
- * kernel (CUDA_NESTS), where the walks meet the segment (fed_meets) and the segment planned
+ * kernel (CUDA_NESTS) and do not say --cuda-fed off, where the walks meet the segment (fed_meets) and the segment planned
  * for them fits (plan_segment). The first walk reads nothing ahead: the segment computes its
  * values level by level. */
 static void plan_fed(Cu *c, Unit *u, Piece *p, FGroup *G1, Unit *v) {
     Sched *s = c->s;
     Piece w;
     int n = p->n;
-    if (!s->fused || fpo_instrumented(&s->ins) || s->ins.cuda_check || c->nests < 2 ||
+    if (!c->fed || !s->fused || fpo_instrumented(&s->ins) || s->ins.cuda_check || c->nests < 2 ||
         v != u + n || !plan_walks(c, G1, v, v, G1->count, &w, true))
         return;
     Seg seg;
@@ -2447,7 +2448,7 @@ static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
             .threads = bd->cuda_threads ? bd->cuda_threads : CU_THREADS,
             .rows = bd->cuda_rows > 0 && bd->cuda_rows < CU_TY ? bd->cuda_rows : CU_TY,
             .shared = (bd->cuda_shared > 0 ? bd->cuda_shared : 48) * 1024,
-            .unroll = bd->cuda_unroll > 1 ? bd->cuda_unroll : 1};
+            .unroll = bd->cuda_unroll > 1 ? bd->cuda_unroll : 1, .fed = bd->cuda_fed};
     plan_arrays(&c);
     return c;
 }

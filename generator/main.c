@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -37,6 +38,8 @@ static const char usage[] =
     "                       (default 16; 1, 2, 4, 8, 16 or 32)\n"
     "  --cuda-shared KB     the most shared memory a CUDA segment kernel's block takes, in KiB\n"
     "                       (default 48; 16 to 227: over 48 asks for it at launch)\n"
+    "  --cuda-fed on|off    a CUDA segment right before a column walk computed level by level\n"
+    "                       inside the walk's kernel, where that gives the same bits (default on)\n"
     "  --plan FILE          write the outputs, inputs and build report (CMake syntax) and stop\n"
     "  --depfile FILE       write a Makefile-style depfile: every output depends on every input read\n"
     "  --prefix-map OLD=NEW write source paths that start with OLD as NEW and the rest (in #line,\n"
@@ -59,6 +62,7 @@ static const char usage[] =
 typedef struct Options {
     const char *program, *outdir, *backend, *plan, *depfile, *emit_ir, *from_ir, *layouts, *halo;
     const char *cuda_nests, *cuda_levels, *cuda_threads, *cuda_unroll, *cuda_rows, *cuda_shared;
+    const char *cuda_fed;
     char **backends;
     int nbackends;
     const char *frontdoor;
@@ -209,6 +213,8 @@ static int parse_args(int argc, char **argv, Options *o) {
             slot = &o->cuda_rows;
         else if (!strcmp(a, "--cuda-shared"))
             slot = &o->cuda_shared;
+        else if (!strcmp(a, "--cuda-fed"))
+            slot = &o->cuda_fed;
         else if (!strcmp(a, "--plan"))
             slot = &o->plan;
         else if (!strcmp(a, "--depfile"))
@@ -390,6 +396,13 @@ static int build_options(Options *o, Build *b) {
     b->cuda_unroll = 1;
     b->cuda_rows = 16;
     b->cuda_shared = 48;
+    b->cuda_fed = true;
+    if (o->cuda_fed) {   /* (on / off as CMake spells them too) */
+        if (!strcasecmp(o->cuda_fed, "off"))
+            b->cuda_fed = false;
+        else if (strcasecmp(o->cuda_fed, "on"))
+            return usage_error("--cuda-fed '%s': expected on or off", o->cuda_fed);
+    }
     if (count_option(o->cuda_nests, "--cuda-nests", 1, 1000, 1, &b->cuda_nests) ||
         count_option(o->cuda_levels, "--cuda-levels", 1, 16, 1, &b->cuda_levels) ||
         count_option(o->cuda_threads, "--cuda-threads", 64, 1024, 32, &b->cuda_threads) ||

@@ -14,7 +14,7 @@
 # - walks: the chain's tridiagonal solve (FORWARD, then BACKWARD with the clip inside) is one
 #   kernel, which runs the segment before it level by level inside its FORWARD walk: the
 #   chain one launch, its segment's kernel and no walk kernel of its own, qn in a shared
-#   tile (with fx and fy); walks.fpo's `sweeps` (up, down, up) one kernel and `across` (its
+#   tile (with fx and fy); with --cuda-fed off two (the segment, the walks); walks.fpo's `sweeps` (up, down, up) one kernel and `across` (its
 #   computations not one column group) two.
 file(REMOVE_RECURSE "${DIR}")
 function(gen out)
@@ -87,6 +87,16 @@ if(NOT launches EQUAL 1 OR NOT walks EQUAL 0 OR NOT fed EQUAL 1)
   message(FATAL_ERROR "chain: ${launches} launches, ${walks} walk kernels, ${fed} segments "
                       "inside a walk (128 registers at most: two blocks a multiprocessor); "
                       "expected 1, 0 and 1")
+endif()
+# --cuda-fed off: the segment and the walks are two kernels again (the chain before fed kernels)
+gen(chain_off --cuda-fed off "${SRC}/tests/bench/chain.fpo")
+file(READ "${DIR}/chain_off/chain_step.interior.cu" chain_off)
+count("${chain_off}" "FPO_LAUNCH(_TILES)?\\(" launches)
+count("${chain_off}" "static __global__ void fpo_walk" walks)
+count("${chain_off}" "fpo_fed" fed)
+if(NOT launches EQUAL 2 OR NOT walks EQUAL 1 OR NOT fed EQUAL 0)
+  message(FATAL_ERROR "chain --cuda-fed off: ${launches} launches, ${walks} walk kernels, "
+                      "${fed} mentions of a fed kernel; expected 2, 1 and 0")
 endif()
 gen(walks --layouts 1x1 "${SRC}/tests/programs/walks.fpo")
 file(READ "${DIR}/walks/walks.all.cu" walks_cu)
