@@ -28,10 +28,6 @@ enum { CU_THREADS = 256 };
  * form does not do). */
 enum { CU_TX = 64, CU_TY = 32, CU_STATIC = 48 * 1024 };
 #define CU_WORK 1.5
-/* ... and a segment a walk runs inside, its tile a row of 64 columns for each 64 threads
- * (plan_fed): what it recomputes costs no bytes, the values it hands over to the walk no pass
- * over memory each. */
-#define CU_WORK_FED 2.0
 
 typedef struct Cu {
     Ir *ir;
@@ -1170,12 +1166,17 @@ static bool reads_old(Acc *a) {
 }
 
 /* The bytes of slot x's shared tile in a tile of ty rows, rounded up to 16 (the tiles of a
- * kernel's dynamic shared memory start at 16-byte offsets). */
-static size_t tile_bytes(Seg *g, int x, int ty, DType dt) {
+ * kernel's dynamic shared memory start at 16-byte offsets); tile_bytes: all its tiles' (two
+ * where g->two). */
+static size_t tile_one(Seg *g, int x, int ty, DType dt) {
     size_t b = (size_t)((CU_TX + g->sm[x].lo[0] + g->sm[x].hi[0]) *
                         (ty + g->sm[x].lo[1] + g->sm[x].hi[1])) *
                (dt == DT_F64 ? 8u : 4u);
-    return (b + 15) / 16 * 16 * (g->two ? 2 : 1);
+    return (b + 15) / 16 * 16;
+}
+
+static size_t tile_bytes(Seg *g, int x, int ty, DType dt) {
+    return tile_one(g, x, ty, dt) * (g->two ? 2 : 1);
 }
 
 /* The slots segment g's items hand over in registers (g->reg): a temporary pass_shrink made a
@@ -1306,7 +1307,7 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g, int nw) {
     if (pbytes > 4000)
         return false;
     /* the tile's rows: the least work among those whose shared tiles fit (a walk's: as many
-     * rows of 64 columns as threads, CU_WORK_FED) */
+     * rows of 64 columns as threads) */
     double best = 0;
     int fed_ty = c->threads / CU_TX;
     for (int ty = nw ? fed_ty : c->rows; ty >= 1; ty = nw ? 0 : ty / 2) {
@@ -1322,7 +1323,7 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g, int nw) {
         if (bytes <= (size_t)c->shared && (!best || work < best))
             best = work, g->ty = ty, g->bytes = (int)bytes;
     }
-    return best && best <= (nw ? CU_WORK_FED : CU_WORK);
+    return best && best <= CU_WORK;
 }
 
 /* The view a stencil variable v of nest i has in the segment kernel: its slot's shared tile
@@ -1386,7 +1387,7 @@ static void shared_tile(Buf *k, Buf *level, Seg *g, int x, DType dt, int *off) {
         return;
     Margin *m = &g->sm[x];
     int64_t w = CU_TX + m->lo[0] + m->hi[0], h = g->ty + m->lo[1] + m->hi[1];
-    int64_t one = (int64_t)(tile_bytes(g, x, g->ty, dt) / (g->two ? 2 : 1)) / (dt == DT_F64 ? 8 : 4);
+    int64_t one = (int64_t)tile_one(g, x, g->ty, dt) / (dt == DT_F64 ? 8 : 4);
     int64_t all = g->two ? 2 * one : w * h;   /* elements (two tiles: each 16-byte aligned) */
     if (g->bytes > CU_STATIC) {   /* carved from the block's dynamic shared memory */
         buf_printf(k, "    %s *const fpo_sh%d = (%s *)(fpo_dsh_ + %d);   /* %lld elements */\n",
@@ -1717,14 +1718,15 @@ static void emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs) {
  * own kernel (emit_segment) or a walk's that runs it at each level walked (emit_fed). */
 typedef struct SegText {
     Buf params, slots, level, phases;
-    Buf tiles;   /* (g->two) the shared tiles' views at level k, for the level and the walk */
+    Buf tiles;       /* (g->two) the shared tiles' views at level k, for the level and the walk */
+    bool *touched;   /* per slot: a nest of the segment uses it (a field parameter, seg_args) */
     bool any;
 } SegText;
 
 static SegText seg_text(Cu *c, Seg *g, bool perlevel) {
     Sched *s = c->s;
     SegText t = {0};
-    bool *touched = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
+    bool *touched = t.touched = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
     for (int i = 0; i < g->n; i++)
         for (int a = 0; a < g->u[i].nacc; a++)
             touched[g->u[i].acc[a].slot] = true;
@@ -1869,13 +1871,8 @@ static void seg_tile_origin(Buf *k, int ty) {
 
 /* The segment's kernel (appended to c->kernels) and its launch (to b). */
 static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
-    Sched *s = c->s;
     const char *name = fpo_fmt("fpo_seg%d", ++c->nseg);
     Buf kernel = {0}, *k = &kernel;   /* (appended to c->kernels where a nest runs) */
-    bool *touched = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
-    for (int i = 0; i < g->n; i++)
-        for (int a = 0; a < g->u[i].nacc; a++)
-            touched[g->u[i].acc[a].slot] = true;
     int L = c->levels;   /* levels a block computes, in turn (--cuda-levels) */
     SegText t = seg_text(c, g, L > 1);
     buf_printf(k, "\n/* %d nests of a fused group, tiles of %d x %d points:", g->n, CU_TX, g->ty);
@@ -1927,7 +1924,7 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     const char *nk = L > 1 ? fpo_fmt("((%s) - (%s) + %d) / %d", kz, ka, L - 1, L)
                            : fpo_fmt("(%s) - (%s)", kz, ka);
     seg_launch(c, b, g, name, nk);
-    seg_args(c, b, g, touched);
+    seg_args(c, b, g, t.touched);
     buf_printf(b, "p->dom, p->edges, fpo_i0, fpo_j0, %s%s));\n", ka,
                L > 1 ? fpo_fmt(", %s", kz) : "");
     ind(b, depth);
@@ -1970,7 +1967,7 @@ static bool plan_walks(Cu *c, FGroup *G, Unit *g0, Unit *u, int left, Piece *p, 
  * value's first writer (which has no region: it runs in every variant); and the first walk's
  * intervals follow each other over the segment's levels, so it walks each of them once. */
 static bool fed_meets(Piece *p, Unit *v, int n, Walk *k0) {
-    Seg *g = &p->seg;
+    Seg *g = &p->seg;   /* (p's walks: v ..) */
     SBox cols = unit_cols(k0->u);
     for (int e = 0; e < n; e++) {
         Unit *U = &v[e];
@@ -2010,29 +2007,21 @@ static bool fed_meets(Piece *p, Unit *v, int n, Walk *k0) {
     return fpo_dbound_eq(lo, hi);
 }
 
-/* The segment of p (PC_SEG, nests u .. of a group, ending it) and the walks that begin group
- * G1 after it (their first nest v) as one kernel (PC_FED, into p): fused, uninstrumented
- * builds (their checks run after each stencil's kernels) that put more than one nest in a
- * kernel (CUDA_NESTS) and do not say --cuda-fed off, where the walks meet the segment (fed_meets) and the segment planned
- * for them fits (plan_segment). The first walk reads nothing ahead: the segment computes its
- * values level by level. */
-static void plan_fed(Cu *c, Unit *u, Piece *p, FGroup *G1, Unit *v) {
+/* The n nests from u (the last of their fused group) and the walks that begin group G1 after
+ * it (their first nest v) as one kernel (PC_FED, into p): fused, uninstrumented builds (their
+ * checks run after each stencil's kernels) that put more than one nest in a kernel
+ * (CUDA_NESTS) and do not say --cuda-fed off, where the segment planned for the walks fits
+ * (plan_segment) and they meet it (fed_meets). The first walk reads nothing ahead: the
+ * segment computes its values level by level. */
+static void plan_fed(Cu *c, Unit *u, int n, FGroup *G1, Unit *v, Piece *p) {
     Sched *s = c->s;
-    Piece w;
-    int n = p->n;
+    Piece f;
     if (!c->fed || !s->fused || fpo_instrumented(&s->ins) || s->ins.cuda_check || c->nests < 2 ||
-        v != u + n || !plan_walks(c, G1, v, v, G1->count, &w, true))
+        v != u + n || !plan_walks(c, G1, v, v, G1->count, &f, true) ||
+        !plan_segment(c, u, n, &f.seg, f.n) || !fed_meets(&f, v, f.n, &f.walk[0]))
         return;
-    Seg seg;
-    if (!plan_segment(c, u, n, &seg, w.n))
-        return;
-    Piece f = *p;
-    f.seg = seg;
-    if (!fed_meets(&f, v, w.n, &w.walk[0]))
-        return;
-    w.walk[0].nahead = 0;
-    f.kind = PC_FED, f.n = n + w.n, f.nwalk = w.nwalk;
-    memcpy(f.walk, w.walk, sizeof w.walk);
+    f.walk[0].nahead = 0;
+    f.kind = PC_FED, f.n += n;
     *p = f;
 }
 
@@ -2051,10 +2040,9 @@ static Piece next_piece(Cu *c, Block *bl, int gi, int i) {
             break;
         p.kind = PC_SEG, p.n = len, p.seg = seg;
     }
-    if (p.kind == PC_NEST && G->fused && left == 1 && u->par && plan_segment(c, u, 1, &seg, 0))
-        p.seg = seg;   /* (a nest on its own may still run inside the walks after it) */
-    if ((p.kind == PC_SEG || p.seg.u) && p.n == left && gi + 1 < bl->ng)
-        plan_fed(c, u, &p, &bl->g[gi + 1], &bl->u[bl->g[gi + 1].first]);
+    /* the segment, or a nest on its own, that ends a fused group: inside the walks after it? */
+    if (G->fused && u->par && p.n == left && gi + 1 < bl->ng)
+        plan_fed(c, u, p.n, &bl->g[gi + 1], &bl->u[bl->g[gi + 1].first], &p);
     if (p.kind == PC_NEST)
         plan_walks(c, G, g0, u, left, &p, false);
     return p;
@@ -2208,22 +2196,24 @@ static void fed_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, SegText *t, Buf *pf, 
         buf_printf(&ka, m < k->n - 1 ? "fpo_m == %d ? fpo_ka%d : " : "fpo_ka%d", m, m);
         buf_printf(&kz, m < k->n - 1 ? "fpo_m == %d ? fpo_kz%d : " : "fpo_kz%d", m, m);
     }
+    bool *back = fpo_new(sizeof(bool) * (size_t)k->n), any_back = false;
+    for (int m = 0; m < k->n; m++)   /* intervals that read kept values back (walk_part) */
+        any_back |= back[m] = k->peel && unit_reads_back(k, &u[m]);
     if (k->peel)
-        buf_add(kb, "    int fpo_n = 0;   /* levels walked in a row: the registers hold that many */\n"
-                    "    int64_t fpo_last = 0;   /* the level walked last */\n");
+        buf_add(kb, "    int fpo_n = 0;   /* levels walked in a row: the registers hold that many */\n");
+    if (k->peel && k->n > 1)
+        buf_add(kb, "    int64_t fpo_last = 0;   /* the level walked last */\n");
     buf_printf(kb, "    for (int fpo_m = 0; fpo_m < %d; fpo_m++) {   /* its intervals */\n"
                    "        const int64_t fpo_wa = %s, fpo_wz = %s;\n"
                    "        if (fpo_wa >= fpo_wz)\n            continue;\n",
                k->n, ka.s, kz.s);
-    bool any_back = false;
-    for (int m = 0; m < k->n; m++)
-        any_back |= k->peel && unit_reads_back(k, &u[m]);
     if (k->peel) {   /* levels of the intervals before not next to its first; an interval that
                       * reads nothing back only counts its levels */
-        buf_printf(kb, "        if (fpo_m > 0 && %s != fpo_last)\n            fpo_n = 0;\n",
-                   fwd ? "fpo_wa - 1" : "fpo_wz");
+        if (k->n > 1)
+            buf_printf(kb, "        if (fpo_m > 0 && %s != fpo_last)\n            fpo_n = 0;\n",
+                       fwd ? "fpo_wa - 1" : "fpo_wz");
         for (int m = 0; m < k->n; m++)
-            if (!unit_reads_back(k, &u[m]))
+            if (!back[m])
                 buf_printf(kb, "        if (fpo_m == %d)\n            fpo_n = fpo_wz - fpo_wa < %d - fpo_n ? "
                                "fpo_n + (int)(fpo_wz - fpo_wa) : %d;\n", m, k->peel, k->peel);
     }
@@ -2240,10 +2230,9 @@ static void fed_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, SegText *t, Buf *pf, 
     fed_column(kb, ty, k, 0, 1, 0, 4);
     add_indented(kb, hv->s ? hv->s : "", hv->len, 4);
     for (int m = 0; m < k->n; m++) {
-        bool back = k->peel && unit_reads_back(k, &u[m]);
         buf_printf(kb, "                    %sif (fpo_m == %d) {   /* interval %d */\n",
                    m ? "} else " : "", m, u[m].iv + 1);
-        if (back) {
+        if (back[m]) {
             buf_printf(kb, "                        if (fpo_n < %d) {   /* read back from memory */\n",
                        k->peel);
             fpo_c_point(kb, u->st, w->mem[m], 7, c->ctx, FPO_ONE_AT_A_TIME);
@@ -2262,12 +2251,12 @@ static void fed_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, SegText *t, Buf *pf, 
     if (any_back) {   /* (an interval that reads back: its levels counted here) */
         buf_add(kb, "            if (");
         for (int m = 0, first = 1; m < k->n; m++)
-            if (unit_reads_back(k, &u[m]))
+            if (back[m])
                 buf_printf(kb, "%sfpo_m == %d", first ? "" : " || ", m), first = 0;
         buf_printf(kb, ")\n                fpo_n += fpo_n < %d;\n", k->peel);
     }
     buf_add(kb, "        }\n");
-    if (k->peel)
+    if (k->peel && k->n > 1)
         buf_printf(kb, "        fpo_last = %s;\n", fwd ? "fpo_wz - 1" : "fpo_wa");
     buf_add(kb, "    }\n");
     buf_addn(kb, undef.s ? undef.s : "", undef.len);
@@ -2302,7 +2291,6 @@ static void fed_views(Cu *c, Buf *kb, Seg *g, Walk *k0, const unsigned char *use
  * its threads (plan_segment), each thread a column; the fed walk level by level (fed_part),
  * then the walks after it, each thread its column in turn (in one phase). */
 static void emit_fed(Cu *c, Buf *b, Piece *p, int depth) {
-    Sched *s = c->s;
     Seg *g = &p->seg;
     Walk *k = p->walk;
     int nk = p->nwalk, ty = g->ty;
@@ -2311,10 +2299,6 @@ static void emit_fed(Cu *c, Buf *b, Piece *p, int depth) {
     const char *name = fpo_fmt("fpo_fed%d", ++c->nfed);
     Buf *kb = &c->kernels;
     SegText t = seg_text(c, g, true);
-    bool *touched = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
-    for (int i = 0; i < g->n; i++)
-        for (int a = 0; a < g->u[i].nacc; a++)
-            touched[g->u[i].acc[a].slot] = true;
     WalksCode wc = walks_code(c, k, nk);
     buf_printf(kb, "\n/* %d nests of a fused group (", g->n);
     for (int i = 0; i < g->n; i++)
@@ -2364,7 +2348,7 @@ static void emit_fed(Cu *c, Buf *b, Piece *p, int depth) {
                fpo_dbound_text(x.hi[1]));
     ind(b, depth + 1);
     seg_launch(c, b, g, name, "1");
-    seg_args(c, b, g, touched);
+    seg_args(c, b, g, t.touched);
     walks_args(c, b, k, &wc);
     buf_add(b, "p->dom, p->edges, fpo_i0, fpo_j0, ");
     walks_bound_args(b, k, nk, &wc);

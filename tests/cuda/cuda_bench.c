@@ -82,7 +82,7 @@ static fpo_field f2(double *d, int n, fpo_space s) {
 
 /* The chain written by hand as one kernel (chain_hand.cu), in the block shapes below: its time
  * against the generated fused run's (tg), and its bits against the C back end's q_out (in
- * out->host); 1 where they differ. A shape's rows, and the levels whose cp and dp its blocks
+ * out->host); 1 where they differ or a launch fails. A shape's rows, and the levels whose cp and dp its blocks
  * keep in shared memory: none, all (-1), or as many as let `blocks` blocks share a
  * multiprocessor (the rest of cp and dp in device memory). */
 static int hand(int n, int nz, int runs, const Arr *q, const Arr *u, const Arr *v,
@@ -105,7 +105,8 @@ static int hand(int n, int nz, int runs, const Arr *q, const Arr *u, const Arr *
         int rows = shapes[x].rows, keep = shapes[x].keep < 0 ? nz : shapes[x].keep;
         if (shapes[x].blocks) {   /* (a block's share, less the 1 KB the device reserves) */
             size_t left = prop->sharedMemPerMultiprocessor / (size_t)shapes[x].blocks - 1024,
-                   flux = chain_hand_shared(&g, rows, 0), level = 2 * 8 * 32 * (size_t)rows;
+                   flux = chain_hand_shared(&g, rows, 0),
+                   level = chain_hand_shared(&g, rows, 1) - flux;   /* a level kept */
             keep = left > flux ? (int)((left - flux) / level) : 0;
             keep = keep < nz ? keep : nz;
         }
@@ -121,6 +122,7 @@ static int hand(int n, int nz, int runs, const Arr *q, const Arr *u, const Arr *
         if (e || cudaDeviceSynchronize() != cudaSuccess) {
             printf("the launch failed: %s\n",
                    cudaGetErrorString(e ? (cudaError_t)e : cudaGetLastError()));
+            bad = 1;
             continue;
         }
         memcpy(hout.host, out->host, out->n * sizeof(double));

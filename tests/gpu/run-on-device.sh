@@ -293,7 +293,7 @@ for tag in ${FPO_GPU_PROFILE:-}; do
             [ $step = chain ] || continue
             step=
         fi
-        [ $step != hand ] || grep -qa 'chain by hand' "$b" || continue
+        [ "$step" != hand ] || grep -qa 'chain by hand' "$b" || continue
         echo "== Nsight Compute: the ${step:-chain}'s kernels ($tag, 192 x 192 x 80, fused runs then unfused)"
         csvf=${OUT:-/tmp}/ncu_${tag}_${step:-chain}.csv
         launches=200   # (a build of both steps: the chain's launches are its first 60)
