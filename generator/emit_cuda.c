@@ -1133,14 +1133,23 @@ typedef struct Seg {
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
-/* Whether slot x is used by a nest of the schedule outside units [u, u + n). */
+/* Whether a nest of the schedule outside units [u, u + n) may read what they write of slot x. */
 static bool used_outside(Sched *s, Unit *u, int n, int x) {
     if (x < s->nfparams)
         return true;   /* a field of the caller */
+    /* a covered stencil's own temporary starts anew at each call (pass_extent): only the
+     * nests of the calls that write it here can read what they wrote (in an instrumented
+     * build, the checks after each group read its array too) */
+    bool own = s->covered[x] && fpo_call_local(s, x) && !fpo_instrumented(&s->ins);
     for (int k = 0; k < s->nblocks; k++)
         for (int i = 0; i < s->blocks[k].nu; i++) {
             Unit *v = &s->blocks[k].u[i];
-            if ((v < u || v >= u + n) && fpo_unit_acc(v, x))
+            if ((v >= u && v < u + n) || !fpo_unit_acc(v, x))
+                continue;
+            bool same_call = !own;
+            for (int e = 0; e < n && !same_call; e++)
+                same_call = u[e].stage == v->stage && fpo_unit_acc(&u[e], x);
+            if (same_call)
                 return true;
         }
     return false;
@@ -2075,35 +2084,45 @@ static Placed *block_pieces(Cu *c, Block *bl, int *np) {
     return pl;
 }
 
-/* Which temporaries have an array on the device (c->array): all but those the kernels keep
- * in shared memory only (seg_only) or in registers only (a walk's dropped values). The plan
- * does not depend on the variant (regions do not change it). */
+/* Which temporaries have an array on the device (c->array): all but those that every kernel
+ * touching them keeps in shared memory only (seg_only) or in registers only (a walk's dropped
+ * values); a stencil's own temporary may be held so by one call's kernel and not another's.
+ * The plan does not depend on the variant (regions do not change it). */
 static void plan_arrays(Cu *c) {
     Sched *s = c->s;
     c->array = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
+    bool *held = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));   /* by a piece touching it */
+    bool *kept = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));   /* by every such piece */
     for (int x = 0; x < s->nslots; x++)
-        c->array[x] = true;
+        kept[x] = true;
     for (int k = 0; k < s->nblocks; k++) {
+        Block *bl = &s->blocks[k];
         int np;
-        Placed *pl = block_pieces(c, &s->blocks[k], &np);
+        Placed *pl = block_pieces(c, bl, &np);
         for (int q = 0; q < np; q++) {
             Piece *pc = &pl[q].p;
+            Unit *u = &bl->u[bl->g[pl[q].g].first + pl[q].at];
             bool seg = pc->kind == PC_SEG || pc->kind == PC_FED;
             if (seg && pc->seg.bytes > CU_STATIC && pc->seg.bytes > c->dyn_shared)
                 c->dyn_shared = pc->seg.bytes;
-            for (int x = 0; seg && x < s->nslots; x++) {
-                if (seg_only(c, &pc->seg, x) || pc->seg.reg[x])
-                    c->array[x] = false;
-                Margin *m = &pc->seg.sm[x];
-                if (pc->seg.shared[x] && CU_TX + m->lo[0] + m->hi[0] > c->tile_row)
+            for (int x = 0; x < s->nslots; x++) {
+                bool touches = false;
+                for (int i = 0; i < pc->n && !touches; i++)
+                    touches = fpo_unit_acc(&u[i], x) != NULL;
+                bool hold = seg && (seg_only(c, &pc->seg, x) || pc->seg.reg[x]);
+                for (int w = 0; (pc->kind == PC_WALK || pc->kind == PC_FED) && w < pc->nwalk; w++)
+                    for (int r = 0; r < pc->walk[w].nwin; r++)
+                        hold |= pc->walk[w].win[r].drop && pc->walk[w].win[r].slot == x;
+                held[x] |= hold;
+                kept[x] &= hold || !touches;
+                Margin *m = seg && pc->seg.shared[x] ? &pc->seg.sm[x] : NULL;
+                if (m && CU_TX + m->lo[0] + m->hi[0] > c->tile_row)
                     c->tile_row = (int)(CU_TX + m->lo[0] + m->hi[0]);
             }
-            for (int w = 0; (pc->kind == PC_WALK || pc->kind == PC_FED) && w < pc->nwalk; w++)
-                for (int r = 0; r < pc->walk[w].nwin; r++)
-                    if (pc->walk[w].win[r].drop)
-                        c->array[pc->walk[w].win[r].slot] = false;
         }
     }
+    for (int x = 0; x < s->nslots; x++)
+        c->array[x] = !(held[x] && kept[x]);
 }
 
 /* ---- a segment inside a walk (PC_FED): one kernel, a block a tile of the segment, its
