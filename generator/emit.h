@@ -21,6 +21,7 @@ typedef struct Emit {
     void *block_arg;
     const char *stream;      /* that back end's stream: fields are device memory, corner fills
                               * are queued there, host callbacks wait for it; NULL: the host */
+    KReads *kreads;          /* a CUDA kernel's reads checked by --instrument bounds (opt.h) */
 } Emit;
 
 void fpo_c_ind(Emit *e);                    /* e's indentation */

@@ -703,7 +703,7 @@ static char *emit_variant(Prog *pg, unsigned edges, char **body) {
     Ir *ir = pg->ir;
     Buf stencils = {0}, run = {0};
     Sched *sched = pg->build->sched;
-    Emit e = {ir, &stencils, NULL, 0, EDGE_ALL, edges, sched, 0, NULL, NULL, NULL};
+    Emit e = {ir, &stencils, NULL, 0, EDGE_ALL, edges, sched, 0, NULL, NULL, NULL, NULL};
     for (int s = 0; s < ir->nstencils && !fpo_sched_inline(sched); s++)
         fpo_c_stencil(&e, ir->stencils[s], fpo_extent(ir->stencils[s]));
     e.b = &run;
@@ -734,7 +734,7 @@ char *fpo_c_run_body(Ir *ir, const Build *bd, unsigned edges, FpoBlockFn *block,
                      const char *stream) {
     Prog pg = prog_of(ir, bd);
     Buf run = {0};
-    Emit e = {ir, &run, NULL, 1, EDGE_ALL, edges, bd->sched, 0, block, arg, stream};
+    Emit e = {ir, &run, NULL, 1, EDGE_ALL, edges, bd->sched, 0, block, arg, stream, NULL};
     for (int i = 0; i < ir->nscalars; i++) {
         Var *v = ir->scalars[i];
         buf_printf(&run, "    %s %s = 0;\n", fpo_c_type(v->dt), fpo_c_name(v->name));

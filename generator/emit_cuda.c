@@ -35,6 +35,8 @@ typedef struct Cu {
     const void *ctx;   /* emit_c's state for this variant's class (regions left out) */
     Buf kernels;       /* the kernels the body launches, in order */
     char **made;       /* names of the nest kernels made */
+    KReads **made_kreads;   /* ... and the reads each checks (--instrument bounds) */
+    KReads *kreads;         /* the reads of the nest kernel being written (NULL: none) */
     int nmade;
     int nseg;          /* segment kernels made */
     int nwalk;         /* walk kernels made */
@@ -144,6 +146,15 @@ static void region_vars(Buf *b, bool regions) {
         buf_add(b, "    (void)fpo__dom, (void)fpo_edges;\n");
 }
 
+/* A nest kernel's statements at a point, at `depth`, run one at a time (selects as plain
+ * conditionals, regions tested at the point); the reads --instrument bounds checks numbered
+ * from 0 each time. */
+static void point(Cu *c, Buf *b, Decl *s, Node *body, int depth) {
+    if (c->kreads)
+        c->kreads->at = 0;
+    fpo_c_point(b, s, body, depth, c->ctx, FPO_ONE_AT_A_TIME);
+}
+
 /* A thread's `kl` levels from fpo_ka + blockIdx.z * kl, within fpo_kz: a full block of levels
  * as an unrolled loop (their loads can be in flight together), the last levels as a plain one. */
 static void levels_loop(Cu *c, Buf *b, Decl *s, Node *body, int kl) {
@@ -154,10 +165,10 @@ static void levels_loop(Cu *c, Buf *b, Decl *s, Node *body, int kl) {
                   "            const int64_t k = fpo_k0 + fpo_l;\n"
                   "            (void)k;\n",
                kl, kl, kl, kl);
-    fpo_c_point(b, s, body, 3, c->ctx, FPO_ONE_AT_A_TIME);
+    point(c, b, s, body, 3);
     buf_add(b, "        }\n    } else {   /* the last levels */\n"
                "        for (int64_t k = fpo_k0; k < fpo_kz; k++) {\n");
-    fpo_c_point(b, s, body, 3, c->ctx, FPO_ONE_AT_A_TIME);
+    point(c, b, s, body, 3);
     buf_add(b, "        }\n    }\n");
 }
 
@@ -175,27 +186,21 @@ static void stencil_params(Buf *b, Decl *s) {
         buf_printf(b, "const fpo_field fpo__v_%s, ", s->temps[i]->name);
 }
 
-/* The kernel of unit u's statements `body` (its group, or its whole sequential interval),
- * made once per stencil nest: a thread a point of [fpo_ib, fpo_ie) x [fpo_jb, fpo_je) on `kl`
- * levels from fpo_ka + blockIdx.z * kl, or (`column`) a thread a column walking levels
- * [fpo_ka, fpo_kz) in the interval's order. */
-static const char *nest_kernel(Cu *c, Unit *u, Node *body, bool column, int kl) {
+/* nest_kernel's text, into c->kernels. */
+static void nest_kernel_text(Cu *c, Unit *u, Node *body, bool column, int kl, const char *name) {
     Decl *s = u->st;
-    const char *name = u->grp < 0 || column
-                           ? fpo_fmt("fpo_k_%s_%d_%d", s->name, u->comp + 1, u->iv + 1)
-                           : fpo_fmt("fpo_k_%s_%d_%d_%d", s->name, u->comp + 1, u->iv + 1, u->grp + 1);
-    for (int i = 0; i < c->nmade; i++)
-        if (!strcmp(c->made[i], name))
-            return name;
-    VPUSH(c->made, c->nmade, (char *)name);
     Buf *b = &c->kernels;
     buf_printf(b, "\n/* stencil %s (%s:%d), computation %d, interval %d%s */\n", s->name,
                fpo_loc_path(s->loc), s->loc.line, u->comp + 1, u->iv + 1,
                column ? ": a thread a column" : "");
     buf_printf(b, "static __global__ void %s(", name);
     stencil_params(b, s);
+    if (c->s->ins.bounds)
+        buf_add(b, "fpo_kbad_ *fpo_kout, int fpo_ks, ");
     buf_add(b, "const fpo_domain fpo__dom, unsigned fpo_edges, int64_t fpo_ib, int64_t fpo_ie, "
                "int64_t fpo_jb, int64_t fpo_je, int64_t fpo_ka, int64_t fpo_kz) {\n");
+    if (c->s->ins.bounds)
+        buf_add(b, "    (void)fpo_kout, (void)fpo_ks;\n");
     region_vars(b, fpo_c_has_region(s));
     stencil_views(c, b, s, body);
     buf_add(b, "    const int64_t i = fpo_ib + (int64_t)(blockIdx.x * blockDim.x + threadIdx.x);\n"
@@ -204,7 +209,7 @@ static const char *nest_kernel(Cu *c, Unit *u, Node *body, bool column, int kl) 
     if (kl > 1) {
         levels_loop(c, b, s, body, kl);
         buf_add(b, "}\n");
-        return name;
+        return;
     }
     int depth = 1;
     if (!column) {
@@ -219,10 +224,34 @@ static const char *nest_kernel(Cu *c, Unit *u, Node *body, bool column, int kl) 
         depth = 2;
     }
     /* points run one at a time: selects as plain conditionals, regions tested at each point */
-    fpo_c_point(b, s, body, depth, c->ctx, FPO_ONE_AT_A_TIME);
+    point(c, b, s, body, depth);
     if (column)
         buf_add(b, "    }\n");
     buf_add(b, "}\n");
+}
+
+/* The kernel of unit u's statements `body` (its group, or its whole sequential interval),
+ * made once per stencil nest (*kr: the reads it checks, --instrument bounds): a thread a point
+ * of [fpo_ib, fpo_ie) x [fpo_jb, fpo_je) on `kl` levels from fpo_ka + blockIdx.z * kl, or
+ * (`column`) a thread a column walking levels [fpo_ka, fpo_kz) in the interval's order. */
+static const char *nest_kernel(Cu *c, Unit *u, Node *body, bool column, int kl, KReads **kr) {
+    Decl *s = u->st;
+    const char *name = u->grp < 0 || column
+                           ? fpo_fmt("fpo_k_%s_%d_%d", s->name, u->comp + 1, u->iv + 1)
+                           : fpo_fmt("fpo_k_%s_%d_%d_%d", s->name, u->comp + 1, u->iv + 1, u->grp + 1);
+    for (int i = 0; i < c->nmade; i++)
+        if (!strcmp(c->made[i], name)) {
+            *kr = c->made_kreads[i];
+            return name;
+        }
+    *kr = fpo_new(sizeof **kr);
+    int n = c->nmade;
+    VPUSH(c->made_kreads, n, *kr);
+    VPUSH(c->made, c->nmade, (char *)name);
+    c->kreads = c->s->ins.bounds ? *kr : NULL;   /* its reads checked: the statements note them */
+    fpo_c_kreads(c->ctx, c->kreads);
+    nest_kernel_text(c, u, body, column, kl, name);
+    fpo_c_kreads(c->ctx, c->kreads = NULL);
     return name;
 }
 
@@ -248,12 +277,6 @@ static void stencil_args(Cu *c, Buf *b, Unit *u) {
         buf_printf(b, "%s, ", slot_field(c->s, fpo_sched_slot(c->s, s->temps[i])));
 }
 
-/* ... and the domain's. */
-static void nest_args(Cu *c, Buf *b, Unit *u) {
-    stencil_args(c, b, u);
-    buf_add(b, "p->dom, p->edges, ");
-}
-
 static const char *what(Decl *s, Loc at) {
     return fpo_c_string(fpo_fmt("stencil %s (%s:%d)", s->name, fpo_loc_path(at),
                                 at.line));
@@ -277,15 +300,29 @@ static void add_indented(Buf *k, const char *s, size_t n, int levels) {
 }
 
 /* The launch of kernel `k` on points [ib, ie) x [jb, je), levels [ka, kz) (nk block layers). */
-static void launch_nest(Cu *c, Buf *b, Unit *u, const char *k, SBox x, const char *ka,
-                        const char *kz, const char *nk, int depth) {
+static void launch_nest(Cu *c, Buf *b, Unit *u, const char *k, KReads *kr, SBox x,
+                        const char *ka, const char *kz, const char *nk, int depth) {
     const char *ib = fpo_dbound_text(x.lo[0]), *ie = fpo_dbound_text(x.hi[0]);
     const char *jb = fpo_dbound_text(x.lo[1]), *je = fpo_dbound_text(x.hi[1]);
     ind(b, depth);
     c->nlaunch++;
     buf_printf(b, "FPO_LAUNCH(fpo__cu, %s, %s, (%s) - (%s), (%s) - (%s), %s, %d, %d, (",
                what(u->st, u->stage->loc), k, ie, ib, je, jb, nk, CU_BX, CU_BY);
-    nest_args(c, b, u);
+    stencil_args(c, b, u);
+    if (c->s->ins.bounds) {
+        /* the kernel's checked reads, as this call's: sites fpo_ks .. in the messages after
+         * the group (fpo_emit_checks), as the C back end names them */
+        Sched *s = c->s;
+        buf_printf(b, "fpo_kout_d, %d, ", s->nksites + 1);
+        for (int r = 0; r < kr->count; r++) {
+            Node *n = kr->n[r];
+            VPUSH(s->ksites, s->nksites,
+                  fpo_fmt("'%s' by stencil '%s' at %s:%d:%d",
+                          s->slots[fpo_call_slot(s, u, n->var)]->name, u->st->name,
+                          fpo_loc_path(n->loc), n->loc.line, n->loc.col));
+        }
+    }
+    buf_add(b, "p->dom, p->edges, ");
     buf_printf(b, "%s, %s, %s, %s, %s, %s));\n", ib, ie, jb, je, ka, kz);
 }
 
@@ -307,17 +344,19 @@ static void emit_nest(Cu *c, Buf *b, Unit *u, int depth) {
                        fpo_loc_path(u->stage->loc), u->stage->loc.line);
             return;
         }
-        const char *k = nest_kernel(c, u, first, false, c->levels);
+        KReads *kr;
+        const char *k = nest_kernel(c, u, first, false, c->levels, &kr);
         last->next = after;
         const char *nk = c->levels > 1 ? fpo_fmt("((%s) - (%s) + %d) / %d", kz, ka, c->levels - 1,
                                                  c->levels)
                                        : fpo_fmt("(%s) - (%s)", kz, ka);
-        launch_nest(c, b, u, k, u->box, ka, kz, nk, depth);
+        launch_nest(c, b, u, k, kr, u->box, ka, kz, nk, depth);
         return;
     }
     if (column_kernel(u)) {
-        const char *k = nest_kernel(c, u, iv->body, true, 1);
-        launch_nest(c, b, u, k, fpo_group_box(u, &u->si->groups[u->comp][u->iv][0]), ka, kz,
+        KReads *kr;
+        const char *k = nest_kernel(c, u, iv->body, true, 1, &kr);
+        launch_nest(c, b, u, k, kr, fpo_group_box(u, &u->si->groups[u->comp][u->iv][0]), ka, kz,
                     "1", depth);
         return;
     }
@@ -334,9 +373,10 @@ static void emit_nest(Cu *c, Buf *b, Unit *u, int depth) {
         last->next = NULL;
         Unit ug = *u;
         ug.grp = g;
-        const char *k = nest_kernel(c, &ug, first, false, 1);
+        KReads *kr;
+        const char *k = nest_kernel(c, &ug, first, false, 1, &kr);
         last->next = after;
-        launch_nest(c, b, u, k, fpo_group_box(u, G), "fpo_k", "fpo_k + 1", "1", depth + 1);
+        launch_nest(c, b, u, k, kr, fpo_group_box(u, G), "fpo_k", "fpo_k + 1", "1", depth + 1);
     }
     ind(b, depth);
     buf_add(b, "}\n");
@@ -2043,6 +2083,8 @@ static Piece next_piece(Cu *c, Block *bl, int gi, int i) {
     Unit *g0 = &bl->u[G->first], *u = g0 + i;
     int left = G->count - i;
     Piece p = {PC_NEST, 1, {0}, {{0}}, 0};
+    if (c->s->ins.bounds)   /* the checked reads' levels come from the views of nest kernels */
+        return p;
     Seg seg;
     for (int len = 2; G->fused && len <= left && len <= c->nests; len++) {
         if (!plan_segment(c, u, len, &seg, 0))
@@ -2382,6 +2424,7 @@ static void emit_groups(Cu *c, Buf *b, Block *bl, int gno, int depth) {
     Placed *pl = block_pieces(c, bl, &np);
     for (int gi = 0, q = 0; gi < bl->ng; gi++, gno++) {
         FGroup *G = &bl->g[gi];
+        const int site0 = s->nksites;   /* the reads this group's bounds check covers */
         fpo_emit_timer(b, s, gno, false, true, depth);
         for (; q < np && pl[q].g == gi; q++) {
             Piece *pc = &pl[q].p;
@@ -2395,7 +2438,7 @@ static void emit_groups(Cu *c, Buf *b, Block *bl, int gno, int depth) {
                 emit_nest(c, b, &bl->u[G->first + pl[q].at], depth);
         }
         fpo_emit_timer(b, s, gno, true, true, depth);
-        fpo_emit_checks(b, s, bl, G, gno, s->nksites, true);
+        fpo_emit_checks(b, s, bl, G, gno, site0, true);
     }
 }
 
@@ -2434,14 +2477,6 @@ static void emit_block(Buf *b, Node *stages, int depth, void *arg) {
     }
     if (gb.len)
         buf_addn(b, gb.s, gb.len);
-}
-
-/* What the CUDA back end cannot run yet, as a build error rather than a wrong run. */
-static const char *unsupported(Ir *ir, const Build *bd, const Sched *s) {
-    (void)ir, (void)bd;
-    if (s && s->ins.bounds)   /* (its checks run inside the kernels' statements, on the host) */
-        return "--instrument bounds";
-    return NULL;
 }
 
 /* The state of emission for the variant of class `edges`, its arrays planned. */
@@ -2519,6 +2554,7 @@ static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *c
     const char *src = ir->loc.file ? strrchr(ir->loc.file->path, '/') : NULL;
     src = src ? src + 1 : ir->loc.file ? ir->loc.file->path : "IR";
     Cu c = cu_new(ir, bd, edges);
+    c.s->nksites = 0;   /* each variant numbers its checked reads from 1 */
     bool checked = fpo_instrumented(&c.s->ins) || c.s->ins.cuda_check;
     c.stretches = (bd->nhalo || ir->ncallbacks) && !checked;
     char *body = fpo_c_run_body(ir, bd, edges, emit_block, &c, "fpo_cuda_stream(fpo__cu)");
@@ -2561,6 +2597,15 @@ static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *c
                    "    const int64_t nx = p->dom.nx, ny = p->dom.ny, nz = p->dom.nz;\n"
                    "    (void)nx, (void)ny, (void)nz, (void)err;\n",
                ir->name, params.s);
+    if (c.s->ins.bounds)
+        buf_printf(&b, "    /* --instrument bounds: the first read of a level outside its field's, "
+                       "recorded by the kernels\n     * (fpo_klev_d_) */\n"
+                       "    fpo_kbad_ fpo_kout = {0}, *fpo_kout_d = (fpo_kbad_ *)fpo_cuda_record("
+                       "fpo__cu, sizeof fpo_kout);\n"
+                       "    if (!fpo_kout_d)\n"
+                       "        return fpo_fail(err, FPO_ENOMEM, \"%s: no device memory for "
+                       "--instrument bounds' record\");\n",
+                   ir->name);
     buf_add(&b, body);
     buf_add(&b, "    return FPO_OK;\n}\n");
     if (bd->nhalo || ir->ncallbacks || checked) {
@@ -2608,11 +2653,6 @@ static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *c
 }
 
 Output *fpo_emit_cuda(Ir *ir, const Build *bd, Output *out, int *nout) {
-    const char *no = unsupported(ir, bd, bd->sched);
-    if (no)
-        fpo_error_at(ir->loc, "program '%s' has %s, which the cuda back end does not run yet; "
-                              "build it with BACKENDS c",
-                     ir->name, no);
     Output *all = fpo_new(sizeof(Output) * (size_t)(*nout + bd->nvariants + 1));
     memcpy(all, out, sizeof(Output) * (size_t)*nout);
     for (int v = 0; v < bd->nvariants; v++) {

@@ -1029,8 +1029,12 @@ static void emit_kcheck(Buf *b, Sched *s, int site0) {
 void fpo_emit_checks(Buf *b, Sched *s, Block *bl, FGroup *G, int gno, int site0, bool device) {
     Instrument *n = &s->ins;
     static const char *sfx[] = {"f32", "f64", "i32", "bool"};
-    if (!device)
-        emit_kcheck(b, s, site0);
+    if (device && n->bounds && s->nksites > site0)   /* the kernels' record, once they are done */
+        buf_printf(b, "    {\n    fpo_status fpo_w = fpo_cuda_wait(fpo__cu, \"%s\", err);\n"
+                      "    if (fpo_w)\n        return fpo_w;\n"
+                      "    fpo_cuda_record_take(fpo__cu, &fpo_kout, sizeof fpo_kout);\n    }\n",
+                   s->ir->name);
+    emit_kcheck(b, s, site0);
     if (!(n->nan || n->nnegative || n->trace || n->progress))
         return;
     buf_add(b, "    {\n    int64_t fpo_at[3];\n    (void)fpo_at;\n");

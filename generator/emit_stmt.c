@@ -207,6 +207,15 @@ const char *fpo_array_of(Sched *s, int x) {
  * inlined schedule's views (aliases of its slots, Var.slot_of) are checked: instrumented builds
  * always use it. */
 static bool emit_klev_open(Emit *e, Node *n) {
+    if (e->kreads && e->st && n->var->ax != AX_SCALAR) {   /* a CUDA kernel's view fpo_NAME */
+        KReads *k = e->kreads;
+        if (k->at == k->count)
+            VPUSH(k->n, k->count, n);
+        buf_printf(e->b, "fpo_klev_d_(fpo_kout, fpo_ks + %d, fpo_%s->lo[2], fpo_%s->hi[2], i, j, "
+                         "k, ",
+                   k->at++, n->var->name, n->var->name);
+        return true;
+    }
     Sched *s = e->sched;
     int x = n->var->slot;
     if (!s || !s->ins.bounds || !e->st || !n->var->slot_of || x < 0 || x >= s->nslots)
@@ -220,7 +229,7 @@ static bool emit_klev_open(Emit *e, Node *n) {
 }
 
 /* In a segment kernel (FPO_AT_LEVEL) the views of fields with levels point at level k: an
- * access adds only its K offset from it. (--instrument bounds is not on that back end.) */
+ * access adds only its K offset from it. (--instrument bounds builds have no segments.) */
 static void emit_level_offset(Emit *e, Node *n) {
     const char *v = n->var->name;
     if (n->kmode == KM_ABS || n->kmode == KM_VAR) {
@@ -1241,9 +1250,11 @@ void fpo_c_stencil(Emit *e, Decl *s, StencilInfo *si) {
 
 const void *fpo_c_ctx(Ir *ir, unsigned edges) {
     Emit *e = fpo_new(sizeof *e);
-    *e = (Emit){ir, NULL, NULL, 0, EDGE_ALL, edges, NULL, 0, NULL, NULL, NULL};
+    *e = (Emit){ir, NULL, NULL, 0, EDGE_ALL, edges, NULL, 0, NULL, NULL, NULL, NULL};
     return e;
 }
+
+void fpo_c_kreads(const void *ctx, KReads *k) { ((Emit *)ctx)->kreads = k; }
 
 unsigned char *fpo_c_used(const void *ctx, Decl *s, Node *body) {
     Emit e = *(const Emit *)ctx;

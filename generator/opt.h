@@ -291,6 +291,15 @@ const char *fpo_array_of(Sched *s, int x);
  * names, what statements use (regions the class leaves out do not count), a stencil field's
  * setup (its origin pointer and strides from its fpo_field). */
 const void *fpo_c_ctx(Ir *ir, unsigned edges);
+/* --instrument bounds in a CUDA kernel: the reads at a variable K offset or an absolute K index
+ * of the statements written (fpo_c_point) while ctx has one, in the order they are written;
+ * the kernel records read number n (from 0, again at each fpo_c_point) as site fpo_ks + n
+ * (fpo_klev_d_) into its record fpo_kout. NULL: none. */
+typedef struct KReads {
+    Node **n;
+    int count, at;
+} KReads;
+void fpo_c_kreads(const void *ctx, KReads *k);
 const char *fpo_c_name(const char *name);
 /* per param and temp slot of s (fpo_slot): whether body, as emitted in ctx, mentions it */
 unsigned char *fpo_c_used(const void *ctx, Decl *s, Node *body);

@@ -19,6 +19,8 @@ struct fpo_cuda {
     cudaError_t first;         /* the first failed launch since the last status */
     const char *what;
     unsigned long long *found; /* --instrument: fpo_cuda_find's answer on the device */
+    void *record;              /* --instrument bounds: the kernels' record (fpo_cuda_record) */
+    size_t record_bytes;
 };
 
 extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared,
@@ -65,6 +67,7 @@ extern "C" void fpo_cuda_close(fpo_cuda *c) {
     fpo_cuda_forget(c);
     cudaFree(c->pool);
     cudaFree(c->found);
+    cudaFree(c->record);
     cudaStreamDestroy(c->stream);
     free(c);
 }
@@ -319,4 +322,28 @@ extern "C" int fpo_cuda_check(fpo_cuda *c, const char *what) {
     if (e != cudaSuccess && c->first == cudaSuccess)
         c->first = e, c->what = what;
     return c->first != cudaSuccess;
+}
+
+extern "C" void *fpo_cuda_record(fpo_cuda *c, size_t bytes) {
+    if (c->record && c->record_bytes >= bytes)
+        return c->record;
+    cudaFree(c->record);
+    c->record = NULL, c->record_bytes = 0;
+    if (cudaMalloc(&c->record, bytes) != cudaSuccess ||
+        cudaMemset(c->record, 0, bytes) != cudaSuccess) {
+        cudaGetLastError();
+        cudaFree(c->record);
+        c->record = NULL;
+        return NULL;
+    }
+    c->record_bytes = bytes;
+    return c->record;
+}
+
+extern "C" int fpo_cuda_record_take(fpo_cuda *c, void *out, size_t bytes) {
+    if (!c->record || bytes > c->record_bytes)
+        return 0;
+    cudaMemcpyAsync(out, c->record, bytes, cudaMemcpyDeviceToHost, c->stream);
+    cudaMemsetAsync(c->record, 0, bytes, c->stream);
+    return cudaStreamSynchronize(c->stream) == cudaSuccess;
 }

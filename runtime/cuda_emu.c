@@ -5,9 +5,12 @@
 #include "fpo_cuda.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct fpo_cuda {
     void *pool;
+    void *record;   /* --instrument bounds (fpo_cuda_record) */
+    size_t record_bytes;
 };
 
 fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared, fpo_error *err) {
@@ -26,7 +29,7 @@ fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared, fpo_er
 
 void fpo_cuda_close(fpo_cuda *c) {
     if (c)
-        free(c->pool);
+        free(c->pool), free(c->record);
     free(c);
 }
 
@@ -135,4 +138,21 @@ double fpo_cuda_value(fpo_cuda *c, const fpo_field *f, int64_t i, int64_t j, int
 int fpo_cuda_check(fpo_cuda *c, const char *what) {
     (void)c, (void)what;
     return 0;
+}
+
+void *fpo_cuda_record(fpo_cuda *c, size_t bytes) {
+    if (c->record && c->record_bytes >= bytes)
+        return c->record;
+    free(c->record);
+    c->record = calloc(1, bytes);
+    c->record_bytes = c->record ? bytes : 0;
+    return c->record;
+}
+
+int fpo_cuda_record_take(fpo_cuda *c, void *out, size_t bytes) {
+    if (!c->record || bytes > c->record_bytes)
+        return 0;
+    memcpy(out, c->record, bytes);
+    memset(c->record, 0, bytes);
+    return 1;
 }

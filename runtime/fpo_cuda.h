@@ -85,6 +85,12 @@ int fpo_cuda_find(fpo_cuda *c, int test, const fpo_field *f, int64_t i0, int64_t
                   int64_t j1, int64_t k0, int64_t k1, int64_t at[3]);
 double fpo_cuda_value(fpo_cuda *c, const fpo_field *f, int64_t i, int64_t j, int64_t k);
 int fpo_cuda_check(fpo_cuda *c, const char *what);
+/* --instrument bounds: a record of `bytes` in device memory, zeroed, that the kernels write
+ * the first read of a level outside its field's into (the generated fpo_kbad_), kept until
+ * close (NULL where device memory cannot be had); fpo_cuda_record_take waits for the work
+ * queued before it, copies the record to `out` and zeroes it again (0 where it cannot). */
+void *fpo_cuda_record(fpo_cuda *c, size_t bytes);
+int fpo_cuda_record_take(fpo_cuda *c, void *out, size_t bytes);
 
 #ifdef __cplusplus
 }

@@ -17,7 +17,7 @@
 # memory (halo_test_cuda on 6 and 24 ranks); the halo statements on device memory
 # (tests/codepaths' halo_stmts on 6 ranks, fused and unfused: device packing, staging, device
 # corner fills, the host callback); --instrument on the GPU (tests/optimizer's checks_run,
-# cuda-check on a faulting kernel); the example model on 6 and 24 ranks sharing the GPU against
+# cuda-check on a faulting kernel, kcheck_run's bounds); the example model on 6 and 24 ranks sharing the GPU against
 # the C back end (the same h fingerprint; its NetCDF file written); the shallow-water model on
 # 6 ranks, fused and unfused on the GPU against the C back end (one fingerprint of h, u, v;
 # the time per step of each at N = 24, 192, 384), and again under NVIDIA's MPS where the
@@ -37,6 +37,7 @@ stage_bins="tests/cuda/cuda_check_gpu tests/cuda/builtins_check_gpu tests/cuda/f
     example_model/fpo_sw_model_gpu_unfused tests/codepaths/cp_halo_gpu_fused
     tests/codepaths/cp_halo_gpu_unfused tests/optimizer/opt_checks_cuda_run_nan
     tests/optimizer/opt_checks_cuda_run_neg tests/optimizer/opt_checks_cuda_run_trace
+    tests/optimizer/opt_kcheck_cuda_gpu_run_fused tests/optimizer/opt_kcheck_cuda_gpu_run_unfused
     tests/halo/halo_test_cuda"
 if [ "${1:-}" = "--targets" ]; then   # the ninja targets of --stage's programs in build $2
     shapes=$(sed -n 's/^FPO_CUDA_SWEEP:BOOL=ON$/on/p' "${2:?usage: --targets BUILD_DIR}/CMakeCache.txt")
@@ -163,6 +164,17 @@ if [ -x "$bin/opt_checks_cuda_run_nan" ]; then
         "$bin/opt_checks_cuda_run_nan" wild "checks_run: launching stencil root ("
     unset FPO_BACKEND
 fi
+# --instrument bounds: the kernels' record of a level outside its field's (kcheck_run.c)
+for form in fused unfused; do
+    [ -x "$bin/opt_kcheck_cuda_gpu_run_$form" ] || continue
+    export FPO_BACKEND=cuda
+    check "instrument bounds on the GPU ($form), an absolute K index" \
+        "$bin/opt_kcheck_cuda_gpu_run_$form" abs "kcheck: level 7 outside 0 .. 5 read from 'q' by stencil 'pick' at "
+    check "instrument bounds on the GPU ($form), a variable K offset" \
+        "$bin/opt_kcheck_cuda_gpu_run_$form" var "kcheck: level 5 outside 0 .. 5 read from 'q' by stencil 'pick' at "
+    check "instrument bounds on the GPU ($form), clean input" "$bin/opt_kcheck_cuda_gpu_run_$form" clean ok
+    unset FPO_BACKEND
+done
 
 # the example model on 6 ranks sharing the GPU: the C back end's h, bit for bit
 model() {   # model NP BACKEND ARGS...: prints its output, leaves it in $model_out

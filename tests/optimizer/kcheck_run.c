@@ -3,11 +3,50 @@
  * (argv[1]: "abs" puts lev = 7 at (2, 1, 3); "var" dk = 1 at (1, 2, 3), level 4 that q has,
  * and dk = 2 at (3, 0, 3), level 5 that it lacks; "below" dk = -1 at (0, 0, 0); "clean"
  * nothing). argv[2] is what run must return: "ok" (then r and s are checked against q) or
- * the start of the message. */
+ * the start of the message. With FPO_BACKEND=cuda on the CUDA back end: emulated (fields
+ * marked device memory), or ON_GPU with copies in device memory. */
 #include "kcheck.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#ifdef ON_GPU
+#include <cuda_runtime_api.h>
+#endif
+
+static int on_cuda(void) {
+    const char *be = getenv("FPO_BACKEND");
+    return be && !strcmp(be, "cuda");
+}
+
+/* A field over `host` where the back end takes it: marked device memory on the CUDA back end
+ * (a copy in device memory on a GPU). */
+static fpo_field place(void *host, size_t bytes, fpo_field f) {
+    if (!on_cuda())
+        return f;
+#ifdef ON_GPU
+    void *d = NULL;
+    if (cudaMalloc(&d, bytes) != cudaSuccess ||
+        cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice) != cudaSuccess) {
+        printf("kcheck_run: the CUDA back end needs a CUDA device: no device memory here\n");
+        exit(1);
+    }
+    f.data = d;
+#else
+    (void)host, (void)bytes;
+#endif
+    return fpo_field_on_device(f);
+}
+
+/* The results back where the host reads them. */
+static void fetch(void *host, size_t bytes, const fpo_field *f) {
+#ifdef ON_GPU
+    if (on_cuda())
+        cudaMemcpy(host, f->data, bytes, cudaMemcpyDeviceToHost);
+#else
+    (void)host, (void)bytes, (void)f;
+#endif
+}
 
 enum { NX = 4, NY = 3, NZ = 4 };
 
@@ -29,11 +68,11 @@ int main(int argc, char **argv) {
         dk[3][2][1] = 1, dk[3][0][3] = 2;
     if (!strcmp(argv[1], "below"))
         dk[0][0][0] = -1;
-    kcheck_fields f = {fpo_field_3d(q, FPO_F64, 0, NX, 0, NY, 0, NZ + 1),
-                       fpo_field_3d(lev, FPO_I32, 0, NX, 0, NY, 0, NZ),
-                       fpo_field_3d(dk, FPO_I32, 0, NX, 0, NY, 0, NZ),
-                       fpo_field_3d(r, FPO_F64, 0, NX, 0, NY, 0, NZ),
-                       fpo_field_3d(s, FPO_F64, 0, NX, 0, NY, 0, NZ)};
+    kcheck_fields f = {place(q, sizeof q, fpo_field_3d(q, FPO_F64, 0, NX, 0, NY, 0, NZ + 1)),
+                       place(lev, sizeof lev, fpo_field_3d(lev, FPO_I32, 0, NX, 0, NY, 0, NZ)),
+                       place(dk, sizeof dk, fpo_field_3d(dk, FPO_I32, 0, NX, 0, NY, 0, NZ)),
+                       place(r, sizeof r, fpo_field_3d(r, FPO_F64, 0, NX, 0, NY, 0, NZ)),
+                       place(s, sizeof s, fpo_field_3d(s, FPO_F64, 0, NX, 0, NY, 0, NZ))};
     fpo_domain dom = fpo_domain_local(NX, NY, NZ);
     fpo_error err;
     kcheck *p;
@@ -43,6 +82,8 @@ int main(int argc, char **argv) {
     }
     fpo_status st = kcheck_run(p, &err);
     kcheck_close(p);
+    fetch(r, sizeof r, &f.r);
+    fetch(s, sizeof s, &f.s);
     printf("run: %s\n", st ? err.msg : "ok");
     if (strcmp(argv[2], "ok"))
         return !(st == FPO_ECHECK && strstr(err.msg, argv[2]) == err.msg);
