@@ -2603,8 +2603,8 @@ static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *c
                        "    fpo_kbad_ fpo_kout = {0}, *fpo_kout_d = (fpo_kbad_ *)fpo_cuda_record("
                        "fpo__cu, sizeof fpo_kout);\n"
                        "    if (!fpo_kout_d)\n"
-                       "        return fpo_fail(err, FPO_ENOMEM, \"%s: no device memory for "
-                       "--instrument bounds' record\");\n",
+                       "        return fpo_fail(err, FPO_EINVAL, \"%s: no record for --instrument "
+                       "bounds in the device pool\");\n",
                    ir->name);
     buf_add(&b, body);
     buf_add(&b, "    return FPO_OK;\n}\n");

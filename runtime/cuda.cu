@@ -19,8 +19,7 @@ struct fpo_cuda {
     cudaError_t first;         /* the first failed launch since the last status */
     const char *what;
     unsigned long long *found; /* --instrument: fpo_cuda_find's answer on the device */
-    void *record;              /* --instrument bounds: the kernels' record (fpo_cuda_record) */
-    size_t record_bytes;
+    void *record;              /* --instrument bounds: the kernels' record, the pool's end */
 };
 
 extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared,
@@ -67,16 +66,16 @@ extern "C" void fpo_cuda_close(fpo_cuda *c) {
     fpo_cuda_forget(c);
     cudaFree(c->pool);
     cudaFree(c->found);
-    cudaFree(c->record);
     cudaStreamDestroy(c->stream);
     free(c);
 }
 
 extern "C" fpo_status fpo_cuda_pool(fpo_cuda *c, size_t bytes, void **pool, const char *program,
                                     fpo_error *err) {
-    cudaError_t e = cudaMalloc(&c->pool, bytes ? bytes : 1);
+    size_t at = (bytes + 255) / 256 * 256;   /* the record, after the temporaries */
+    cudaError_t e = cudaMalloc(&c->pool, at + FPO_CUDA_RECORD);
     if (e == cudaSuccess)
-        e = cudaMemset(c->pool, 0, bytes ? bytes : 1);
+        e = cudaMemset(c->pool, 0, at + FPO_CUDA_RECORD);
     if (e == cudaSuccess)
         e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {
@@ -85,6 +84,7 @@ extern "C" fpo_status fpo_cuda_pool(fpo_cuda *c, size_t bytes, void **pool, cons
                         "temporaries: %s", program, bytes, cudaGetErrorString(e));
     }
     *pool = c->pool;
+    c->record = (char *)c->pool + at;
     return FPO_OK;
 }
 
@@ -325,23 +325,11 @@ extern "C" int fpo_cuda_check(fpo_cuda *c, const char *what) {
 }
 
 extern "C" void *fpo_cuda_record(fpo_cuda *c, size_t bytes) {
-    if (c->record && c->record_bytes >= bytes)
-        return c->record;
-    cudaFree(c->record);
-    c->record = NULL, c->record_bytes = 0;
-    if (cudaMalloc(&c->record, bytes) != cudaSuccess ||
-        cudaMemset(c->record, 0, bytes) != cudaSuccess) {
-        cudaGetLastError();
-        cudaFree(c->record);
-        c->record = NULL;
-        return NULL;
-    }
-    c->record_bytes = bytes;
-    return c->record;
+    return bytes <= FPO_CUDA_RECORD ? c->record : NULL;
 }
 
 extern "C" int fpo_cuda_record_take(fpo_cuda *c, void *out, size_t bytes) {
-    if (!c->record || bytes > c->record_bytes)
+    if (!c->record || bytes > FPO_CUDA_RECORD)
         return 0;
     cudaMemcpyAsync(out, c->record, bytes, cudaMemcpyDeviceToHost, c->stream);
     cudaMemsetAsync(c->record, 0, bytes, c->stream);

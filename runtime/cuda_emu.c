@@ -9,8 +9,7 @@
 
 struct fpo_cuda {
     void *pool;
-    void *record;   /* --instrument bounds (fpo_cuda_record) */
-    size_t record_bytes;
+    void *record;   /* --instrument bounds: the kernels' record, the pool's end */
 };
 
 fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared, fpo_error *err) {
@@ -29,16 +28,18 @@ fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared, fpo_er
 
 void fpo_cuda_close(fpo_cuda *c) {
     if (c)
-        free(c->pool), free(c->record);
+        free(c->pool);
     free(c);
 }
 
 fpo_status fpo_cuda_pool(fpo_cuda *c, size_t bytes, void **pool, const char *program,
                          fpo_error *err) {
-    c->pool = calloc(1, bytes ? bytes : 1);
+    size_t at = (bytes + 255) / 256 * 256;   /* the record, after the temporaries */
+    c->pool = calloc(1, at + FPO_CUDA_RECORD);
     if (!c->pool)
         return fpo_fail(err, FPO_ENOMEM, "%s_open: out of memory (%zu bytes)", program, bytes);
     *pool = c->pool;
+    c->record = (char *)c->pool + at;
     return FPO_OK;
 }
 
@@ -141,16 +142,11 @@ int fpo_cuda_check(fpo_cuda *c, const char *what) {
 }
 
 void *fpo_cuda_record(fpo_cuda *c, size_t bytes) {
-    if (c->record && c->record_bytes >= bytes)
-        return c->record;
-    free(c->record);
-    c->record = calloc(1, bytes);
-    c->record_bytes = c->record ? bytes : 0;
-    return c->record;
+    return bytes <= FPO_CUDA_RECORD ? c->record : NULL;
 }
 
 int fpo_cuda_record_take(fpo_cuda *c, void *out, size_t bytes) {
-    if (!c->record || bytes > c->record_bytes)
+    if (!c->record || bytes > FPO_CUDA_RECORD)
         return 0;
     memcpy(out, c->record, bytes);
     memset(c->record, 0, bytes);

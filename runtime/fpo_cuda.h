@@ -26,7 +26,8 @@ fpo_status fpo_cuda_check_shared(const char *program, int shared, int dev, int m
 /* Frees the pool, the graph and the stream; NULL is allowed. */
 void fpo_cuda_close(fpo_cuda *c);
 
-/* The pool of temporaries: `bytes` of device memory, zeroed, freed by fpo_cuda_close. */
+/* The pool of temporaries: `bytes` of device memory, zeroed, freed by fpo_cuda_close (and
+ * after them the FPO_CUDA_RECORD bytes of fpo_cuda_record). */
 fpo_status fpo_cuda_pool(fpo_cuda *c, size_t bytes, void **pool, const char *program,
                          fpo_error *err);
 
@@ -85,10 +86,12 @@ int fpo_cuda_find(fpo_cuda *c, int test, const fpo_field *f, int64_t i0, int64_t
                   int64_t j1, int64_t k0, int64_t k1, int64_t at[3]);
 double fpo_cuda_value(fpo_cuda *c, const fpo_field *f, int64_t i, int64_t j, int64_t k);
 int fpo_cuda_check(fpo_cuda *c, const char *what);
-/* --instrument bounds: a record of `bytes` in device memory, zeroed, that the kernels write
- * the first read of a level outside its field's into (the generated fpo_kbad_), kept until
- * close (NULL where device memory cannot be had); fpo_cuda_record_take waits for the work
- * queued before it, copies the record to `out` and zeroes it again (0 where it cannot). */
+/* --instrument bounds: a record of `bytes` (at most FPO_CUDA_RECORD) in device memory, zeroed
+ * at open, that the kernels write the first read of a level outside its field's into (the
+ * generated fpo_kbad_): the pool's last bytes, so run allocates nothing (NULL: no pool, or too
+ * many bytes); fpo_cuda_record_take waits for the work queued before it, copies the record to
+ * `out` and zeroes it again (0 where it cannot). */
+enum { FPO_CUDA_RECORD = 64 };
 void *fpo_cuda_record(fpo_cuda *c, size_t bytes);
 int fpo_cuda_record_take(fpo_cuda *c, void *out, size_t bytes);
 
