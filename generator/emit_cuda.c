@@ -1918,6 +1918,49 @@ static void seg_tile_origin(Buf *k, int ty) {
                CU_TX, ty);
 }
 
+/* The segment's inputs at level `kp` (an expression of k), toward L2: each array a nest
+ * reads (not a shared tile), over the tile widened by the nest's margins and its offsets, a
+ * line of it a thread (fpo_prefetch_point_: `setup`, at the kernel's top, the thread's point;
+ * `level`, at each level, at `depth`, the ask, where `when` holds). A block that computes its
+ * levels in turn (a fed kernel's, or a segment's of CUDA_LEVELS > 1) asks for a level's inputs
+ * before it computes it, so that its loads do not wait for memory each level in turn. */
+static void seg_prefetch(Cu *c, Seg *g, const char *kp, const char *when, int depth, Buf *setup,
+                         Buf *level) {
+    Sched *s = c->s;
+    for (int x = 0; x < s->nslots; x++) {
+        Var *v = s->slots[x];
+        if (!c->array[x] || v->ax != AX_IJK)
+            continue;
+        int64_t lo[2] = {0}, hi[2] = {0};
+        bool read = false;
+        for (int i = 0; i < g->n; i++) {
+            Acc *a = fpo_unit_acc(&g->u[i], x);
+            if (!a || (!a->read && !loads_first(g, i, x)) || (g->shared[x] && g->first_w[x] < i))
+                continue;
+            for (int d = 0; d < 2; d++) {
+                int64_t l = g->m[i].lo[d] - a->lo[d], h = g->m[i].hi[d] + a->hi[d];
+                lo[d] = !read || l > lo[d] ? l : lo[d];
+                hi[d] = !read || h > hi[d] ? h : hi[d];
+            }
+            read = true;
+        }
+        if (!read)
+            continue;
+        buf_printf(setup, "    const int fpo_pf%d = fpo_prefetch_point_(&fpo__f%d, %d, fpo_ti0 - %lld, "
+                          "fpo_ti0 + %lld, fpo_tj0 - %lld, fpo_tj0 + %lld, (int)threadIdx.x);   "
+                          "/* %s */\n",
+                   x, x, v->dt == DT_F64 ? 8 : 4, (long long)lo[0], (long long)(CU_TX + hi[0]),
+                   (long long)lo[1], (long long)(g->ty + hi[1]), v->name);
+        ind(level, depth);
+        buf_printf(level, "if (%sfpo_pf%d != INT_MIN && %s >= fpo__f%d.lo[2] && %s < "
+                          "fpo__f%d.hi[2])\n",
+                   when, x, kp, x, kp, x);
+        ind(level, depth + 1);
+        buf_printf(level, "FPO_PREFETCH_L2_(fpo_o%d + (%s) * fpo_gsk%d + fpo_pf%d);\n", x, kp, x,
+                   x);
+    }
+}
+
 /* The segment's kernel (appended to c->kernels) and its launch (to b). */
 static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     const char *name = fpo_fmt("fpo_seg%d", ++c->nseg);
@@ -1943,9 +1986,13 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     buf_printf(k, "    const int fpo_nt = FPO_TILE_THREADS_(%d);   /* blockDim.x */\n", c->threads);
     buf_addn(k, t.slots.s, t.slots.len);
     if (L > 1) {
+        Buf pfs = {0}, pfl = {0};   /* the next level's inputs, toward L2 */
+        seg_prefetch(c, g, "k + 1", "fpo_l + 1 < fpo_nl && ", 2, &pfs, &pfl);
+        buf_addn(k, pfs.s ? pfs.s : "", pfs.len);
         buf_add(k, "    for (int fpo_l = 0; fpo_l < fpo_nl; fpo_l++) {   /* the block's levels, in "
                    "turn */\n        const int64_t k = fpo_k0 + fpo_l;\n        (void)k;\n");
         buf_addn(k, t.level.s, t.level.len);
+        buf_addn(k, pfl.s ? pfl.s : "", pfl.len);
         add_indented(k, t.phases.s, t.phases.len, 1);
         buf_add(k, "        __syncthreads();   /* the next level writes the shared tiles again */\n"
                    "    }\n");
@@ -2192,45 +2239,6 @@ static void fed_column(Buf *kb, int ty, Walk *k, int q0, int q1, int h0, int dep
 /* Levels ahead of the one walked whose inputs a fed kernel asks L2 for. */
 enum { FED_AHEAD = 2 };
 
-/* The segment's inputs FED_AHEAD levels ahead of the level walked (fwd: upwards), toward L2:
- * each array a nest reads (not a shared tile), over the tile widened by the nest's margins and
- * its offsets, a line of it a thread (fpo_prefetch_point_: `setup`, at the kernel's top, the
- * thread's point; `level`, at each level, at depth 4, the ask). The walk's block computes one
- * level at a time, so without them each level's loads would wait for memory in turn. */
-static void fed_prefetch(Cu *c, Seg *g, bool fwd, Buf *setup, Buf *level) {
-    Sched *s = c->s;
-    for (int x = 0; x < s->nslots; x++) {
-        Var *v = s->slots[x];
-        if (!c->array[x] || v->ax != AX_IJK)
-            continue;
-        int64_t lo[2] = {0}, hi[2] = {0};
-        bool read = false;
-        for (int i = 0; i < g->n; i++) {
-            Acc *a = fpo_unit_acc(&g->u[i], x);
-            if (!a || (!a->read && !loads_first(g, i, x)) || (g->shared[x] && g->first_w[x] < i))
-                continue;
-            for (int d = 0; d < 2; d++) {
-                int64_t l = g->m[i].lo[d] - a->lo[d], h = g->m[i].hi[d] + a->hi[d];
-                lo[d] = !read || l > lo[d] ? l : lo[d];
-                hi[d] = !read || h > hi[d] ? h : hi[d];
-            }
-            read = true;
-        }
-        if (!read)
-            continue;
-        buf_printf(setup, "    const int fpo_pf%d = fpo_prefetch_point_(&fpo__f%d, %d, fpo_ti0 - %lld, "
-                          "fpo_ti0 + %lld, fpo_tj0 - %lld, fpo_tj0 + %lld, (int)threadIdx.x);   "
-                          "/* %s */\n",
-                   x, x, v->dt == DT_F64 ? 8 : 4, (long long)lo[0], (long long)(CU_TX + hi[0]),
-                   (long long)lo[1], (long long)(g->ty + hi[1]), v->name);
-        const char *kp = fpo_fmt("k %s %d", fwd ? "+" : "-", FED_AHEAD);
-        buf_printf(level, "                if (fpo_pf%d != INT_MIN && %s >= fpo__f%d.lo[2] && %s < "
-                          "fpo__f%d.hi[2])\n                    FPO_PREFETCH_L2_(fpo_o%d + (%s) * "
-                          "fpo_gsk%d + fpo_pf%d);\n",
-                   x, kp, x, kp, x, x, kp, x, x);
-    }
-}
-
 /* The fed walk k (the kernel's first), walked by the whole block: its registers each
  * thread's (FPO_THREAD_REG_: in the emulated build, whose threads run one after another in
  * each phase, an array of them); its intervals in turn (fpo_m; their bounds fpo_ka<m>,
@@ -2386,7 +2394,8 @@ static void emit_fed(Cu *c, Buf *b, Piece *p, int depth) {
     fed_views(c, kb, g, &k[0], wc.used, &hv);
     walks_unused_host_views(kb, &wc);
     Buf pfs = {0}, pfl = {0};   /* the segment's inputs ahead, toward L2 */
-    fed_prefetch(c, g, walk_forward(u), &pfs, &pfl);
+    seg_prefetch(c, g, fpo_fmt("k %s %d", walk_forward(u) ? "+" : "-", FED_AHEAD), "", 4, &pfs,
+                 &pfl);
     buf_addn(kb, pfs.s ? pfs.s : "", pfs.len);
     fed_part(c, kb, &k[0], &wc.w[0], &t, &pfl, &hv, ty);
     if (nk > 1) {
