@@ -16,6 +16,7 @@
 #   chain one launch, its segment's kernel and no walk kernel of its own, qn in a shared
 #   tile (with fx and fy); with --cuda-fed off two (the segment, the walks); walks.fpo's `sweeps` (up, down, up) one kernel and `across` (its
 #   computations not one column group) two.
+# - prefetch: segments of several levels a block ask L2 for the next level's inputs.
 file(REMOVE_RECURSE "${DIR}")
 function(gen out)
   execute_process(COMMAND "${GEN}" --backend c --backend cuda -o "${DIR}/${out}" ${ARGN}
@@ -106,6 +107,20 @@ if(NOT sweeps EQUAL 1 OR NOT across EQUAL 2)
   message(FATAL_ERROR "walks.fpo: sweeps ${sweeps} kernels, across ${across}; expected 1 and 2")
 endif()
 
+# prefetch: a segment whose block computes 4 levels in turn asks L2 for the next level's
+# inputs (the transport step's three segments: qy, cry, xfx, yfx; q, crx, q_i; q, cry, xfx,
+# yfx, ra_x, fx, fy2, fx2); one level a block, none.
+gen(tp4 --cuda-levels 4 --program tp_step "${SRC}/example_model/model/fvtp.fpo")
+gen(tp1 --program tp_step "${SRC}/example_model/model/fvtp.fpo")
+file(READ "${DIR}/tp4/tp_step.interior.cu" tp4)
+file(READ "${DIR}/tp1/tp_step.interior.cu" tp1)
+count("${tp4}" "FPO_PREFETCH_L2_\\(fpo_o[0-9]+ \\+ \\(k \\+ 1\\)" ahead4)
+count("${tp1}" "FPO_PREFETCH_L2_" ahead1)
+if(NOT ahead4 EQUAL 15 OR NOT ahead1 EQUAL 0)
+  message(FATAL_ERROR "tp_step: ${ahead4} arrays asked of L2 a level ahead with --cuda-levels 4, "
+                      "${ahead1} with one level a block; expected 15 and 0")
+endif()
+
 gen(checked --instrument nan --program sw_step "${SRC}/example_model/sw/step.fpo")
 file(READ "${DIR}/checked/sw_step.interior.cu" checked)
 count("${checked}" "fpo_cuda_stretch" s)
@@ -125,4 +140,5 @@ if(NOT interior EQUAL 11 OR NOT all EQUAL 13 OR NOT dropped EQUAL 2)
 endif()
 message(STATUS "kernels: sw_step 8 graphs, its damping plain; the chain one graph, 2 and 3 "
                "barriers, two of each shared tile, cx, cy and qd in registers, one kernel with "
-               "its segment inside its walk; unfused 11 and 13 launches")
+               "its segment inside its walk; unfused 11 and 13 launches; tp_step's segments of 4 "
+               "levels ask L2 for 15 arrays a level ahead")
