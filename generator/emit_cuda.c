@@ -1169,6 +1169,7 @@ typedef struct Seg {
     bool two;           /* each shared tile twice, one a level of even k, one of odd (a fed
                          * kernel's: a level's nests write the other while a thread may still
                          * read the level before's) */
+    bool *handed;       /* (two) per slot: a value the walks run inside read at their point */
 } Seg;
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -1263,7 +1264,8 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g, int nw) {
     *g = (Seg){u, n, fpo_new(sizeof(Margin) * (size_t)n), fpo_new(sizeof(bool) * (size_t)ns),
                fpo_new(sizeof(Margin) * (size_t)ns), fpo_new(sizeof(int) * (size_t)ns),
                fpo_new(sizeof(bool) * (size_t)ns), CU_TY, 0, fpo_new(sizeof(int) * (size_t)n),
-               fpo_new(sizeof(Var *) * (size_t)(ns + 1)), nw > 0};
+               fpo_new(sizeof(Var *) * (size_t)(ns + 1)), nw > 0,
+               fpo_new(sizeof(bool) * (size_t)ns)};
     for (int i = 1; i < n; i++)
         if (!fpo_dbound_eq(u[i].box.lo[2], u[0].box.lo[2]) ||
             !fpo_dbound_eq(u[i].box.hi[2], u[0].box.hi[2]))
@@ -1325,7 +1327,8 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g, int nw) {
                 return false;
         }
         for (int v = n; v < n + nw; v++)   /* read by a walk run inside (plan_fed) */
-            g->shared[x] |= fpo_unit_acc(&u[v], x) != NULL;
+            g->handed[x] |= fpo_unit_acc(&u[v], x) != NULL;
+        g->shared[x] |= g->handed[x];
         if (g->shared[x])
             for (int i = 0; i < n; i++) {
                 Acc *a = fpo_unit_acc(&u[i], x);
@@ -1511,9 +1514,27 @@ static bool item_depends(Seg *g, int i, int j, int ns) {
  * it that it depends on (0 where none), and a barrier (__syncthreads) separates the phases.
  * The threads of a phase run its items together (FPO_PHASE_: in the emulated build one thread
  * after another, so a barrier missing changes the bits). A nest the variant left nothing to
- * do (runs[n] false) is left out, an item none of whose nests runs too. */
-static void emit_phases(Buf *k, Seg *g, int ns, Buf *nests, const bool *runs) {
-    int *phase = fpo_new(sizeof(int) * (size_t)g->n), last = -1;
+ * do (runs[n] false) is left out, an item none of whose nests runs too. The phase of each
+ * item in phase[] (at its first nest; zeroed by the caller), the last phase returned (-1:
+ * none). */
+static int item_phases(Seg *g, int ns, const bool *runs, int *phase) {
+    int last = -1;
+    for (int i = 0; i < g->n; i = item_end(g, i)) {
+        if (!item_runs(g, i, runs))
+            continue;
+        for (int j = 0; j < i; j = item_end(g, j))
+            if (item_runs(g, j, runs) && phase[j] >= phase[i] && item_depends(g, i, j, ns))
+                phase[i] = phase[j] + 1;
+        last = phase[i] > last ? phase[i] : last;
+    }
+    return last;
+}
+
+/* The phases' text: each phase the items in it (`phase`, `last`: item_phases), a barrier
+ * between two; with `open`, the last phase's block left open (a fed kernel's walk runs in it,
+ * seg_own). */
+static void emit_phases(Buf *k, Seg *g, Buf *nests, const bool *runs, const int *phase,
+                        int last, bool open) {
     for (int n = 0; n < g->n; n++)
         if (!runs[n]) {
             Decl *st = g->u[n].st;
@@ -1524,14 +1545,6 @@ static void emit_phases(Buf *k, Seg *g, int ns, Buf *nests, const bool *runs) {
                 if (st->params[a]->ax == AX_SCALAR)
                     buf_printf(k, "    (void)fpo__s%d_%s;\n", n, st->params[a]->name);
         }
-    for (int i = 0; i < g->n; i = item_end(g, i)) {
-        if (!item_runs(g, i, runs))
-            continue;
-        for (int j = 0; j < i; j = item_end(g, j))
-            if (item_runs(g, j, runs) && phase[j] >= phase[i] && item_depends(g, i, j, ns))
-                phase[i] = phase[j] + 1;
-        last = phase[i] > last ? phase[i] : last;
-    }
     for (int p = 0; p <= last; p++) {
         buf_printf(k, "%s    FPO_PHASE_(fpo_nt) {   /* phase %d:", p ? "    __syncthreads();\n" : "",
                    p + 1);
@@ -1543,7 +1556,8 @@ static void emit_phases(Buf *k, Seg *g, int ns, Buf *nests, const bool *runs) {
         for (int i = 0; i < g->n; i = item_end(g, i))
             if (item_runs(g, i, runs) && phase[i] == p)
                 add_indented(k, nests[i].s, nests[i].len, 1);
-        buf_add(k, "    }\n");
+        if (p < last || !open)
+            buf_add(k, "    }\n");
     }
 }
 
@@ -1682,7 +1696,7 @@ static bool reaches(Seg *g, int a, int b, int side) {
  * registers the nests hand values over in (g->reg: zero at each point, as the C back end's
  * scalars), then each nest in a block of its own (its set-up there: the nests' names may
  * clash), behind a test of each side where another nest of the item may reach further. */
-static void emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs) {
+static void emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs, bool own) {
     Sched *s = c->s;
     int e = item_end(g, i);
     int64_t mlo = 0, mhi = 0;
@@ -1728,6 +1742,9 @@ static void emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs) {
     }
     buf_add(nb, "        const int fpo_ni = fpo_b - fpo_a, fpo_np = fpo_ni > 0 && fpo_d > fpo_c ? "
                 "fpo_ni * (fpo_d - fpo_c) : 0;\n");
+    if (own)   /* (the same for every thread of the block) */
+        buf_add(nb, "        fpo_own = fpo_ni == 64 && fpo_c == fpo_tj0;   /* a thread computes "
+                    "the points of its column */\n");
     if (e - i == 1) {   /* its set-up before its loop */
         runs[i] = unit_point(c, g, i, nb, &point);
     } else {
@@ -1760,6 +1777,37 @@ static void emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs) {
     buf_add(nb, "    }\n");
 }
 
+/* The item after whose points, in the same phase, a fed kernel's walk can run at each
+ * thread's column without a barrier between (-1: none): the one item of the last phase that
+ * writes values the walk reads (the others are written before that phase's barrier), whose
+ * loop can give thread t the tile's point (t % 64, t / 64) as the walk does (no margin past
+ * the tile's row: emit_points' column loop, one row a thread); at run time that holds where
+ * its rows begin at the tile's (fpo_own). Only where a level keeps a barrier besides (two
+ * phases at least): a thread may then run ahead into the next level's first phase, which
+ * writes the other of each shared tile's two, but no further. */
+static int seg_own(Cu *c, Seg *g, const bool *runs, const int *phase, int last) {
+    if (!g->two || last < 1 || c->threads % CU_TX || c->threads / CU_TX != g->ty)
+        return -1;
+    int own = -1;
+    for (int i = 0; i < g->n; i = item_end(g, i)) {
+        if (!item_runs(g, i, runs) || phase[i] != last)
+            continue;
+        bool hands = false;
+        for (int n = i; n < item_end(g, i); n++)
+            for (int a = 0; a < g->u[n].nacc; a++)
+                hands |= g->u[n].acc[a].write && g->handed[g->u[n].acc[a].slot];
+        if (!hands)
+            continue;
+        if (own >= 0)
+            return -1;   /* two items of the phase hand values over */
+        own = i;
+    }
+    for (int n = own; n >= 0 && n < item_end(g, own); n++)
+        if (g->m[n].lo[0] || g->m[n].hi[0] || g->m[n].lo[1] || g->m[n].hi[1])
+            return -1;
+    return own;
+}
+
 /* A segment kernel's text (seg_text): its parameters (each followed by ", "); what its
  * arrays and shared tiles need set up (`slots`, after the tile's origin and fpo_nt); each
  * array's view at level k where a block computes several levels in turn (`level`,
@@ -1767,6 +1815,9 @@ static void emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs) {
  * own kernel (emit_segment) or a walk's that runs it at each level walked (emit_fed). */
 typedef struct SegText {
     Buf params, slots, level, phases;
+    bool own;        /* the last phase left open: a fed kernel's walk runs in it where the item
+                      * that computes what the walk reads gives each thread its column's points
+                      * (fpo_own, seg_own) */
     Buf tiles;       /* (g->two) the shared tiles' views at level k, for the level and the walk */
     bool *touched;   /* per slot: a nest of the segment uses it (a field parameter, seg_args) */
     bool any;
@@ -1841,8 +1892,16 @@ static SegText seg_text(Cu *c, Seg *g, bool perlevel) {
     Buf *nests = fpo_new(sizeof(Buf) * (size_t)g->n);
     bool *runs = fpo_new(sizeof(bool) * (size_t)g->n);
     for (int i = 0; i < g->n; i = item_end(g, i))
-        emit_item(c, g, i, &nests[i], runs);
-    emit_phases(&t.phases, g, s->nslots, nests, runs);
+        emit_item(c, g, i, &nests[i], runs, false);
+    int *phase = fpo_new(sizeof(int) * (size_t)g->n);
+    int last = item_phases(g, s->nslots, runs, phase);
+    int own = seg_own(c, g, runs, phase, last);
+    if (own >= 0) {   /* (the same text, setting fpo_own) */
+        nests[own] = (Buf){0};
+        emit_item(c, g, own, &nests[own], runs, true);
+    }
+    t.own = own >= 0;
+    emit_phases(&t.phases, g, nests, runs, phase, last, t.own);
     for (int i = 0; i < g->n; i++)
         t.any |= runs[i];
     return t;
@@ -2289,34 +2348,54 @@ static void fed_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, SegText *t, Buf *pf, 
     buf_printf(kb, "        for (int64_t k = %s; %s; %s) {\n", fwd ? "fpo_wa" : "fpo_wz - 1",
                fwd ? "k < fpo_wz" : "k >= fpo_wa", fwd ? "k++" : "k--");
     add_indented(kb, t->tiles.s, t->tiles.len, 2);
+    if (t->own)
+        buf_add(kb, "            bool fpo_own = false;   /* the walk's values at a thread's column "
+                    "computed by that thread (seg_own) */\n");
     buf_add(kb, "            {   /* the segment's nests at level k */\n");
     if (pf->len)
         buf_printf(kb, "                /* its inputs %d levels on, toward L2 */\n%s", FED_AHEAD, pf->s);
     add_indented(kb, t->level.s, t->level.len, 2);
     add_indented(kb, t->phases.s, t->phases.len, 3);
-    buf_add(kb, "            }\n            __syncthreads();\n"
-                "            FPO_PHASE_(fpo_nt) {   /* the walk at level k, a thread a column */\n");
-    fed_column(kb, ty, k, 0, 1, 0, 4);
-    add_indented(kb, hv->s ? hv->s : "", hv->len, 4);
+    /* the walk's step at level k, at a thread's column (at depth 4) */
+    Buf wb = {0};
+    fed_column(&wb, ty, k, 0, 1, 0, 4);
+    add_indented(&wb, hv->s ? hv->s : "", hv->len, 4);
     for (int m = 0; m < k->n; m++) {
-        buf_printf(kb, "                    %sif (fpo_m == %d) {   /* interval %d */\n",
+        buf_printf(&wb, "                    %sif (fpo_m == %d) {   /* interval %d */\n",
                    m ? "} else " : "", m, u[m].iv + 1);
         if (back[m]) {
-            buf_printf(kb, "                        if (fpo_n < %d) {   /* read back from memory */\n",
+            buf_printf(&wb, "                        if (fpo_n < %d) {   /* read back from memory */\n",
                        k->peel);
-            fpo_c_point(kb, u->st, w->mem[m], 7, c->ctx, FPO_ONE_AT_A_TIME);
-            buf_add(kb, "                        } else {\n");
-            fpo_c_point(kb, u->st, w->reg[m], 7, c->ctx, FPO_ONE_AT_A_TIME);
-            buf_add(kb, "                        }\n");
+            fpo_c_point(&wb, u->st, w->mem[m], 7, c->ctx, FPO_ONE_AT_A_TIME);
+            buf_add(&wb, "                        } else {\n");
+            fpo_c_point(&wb, u->st, w->reg[m], 7, c->ctx, FPO_ONE_AT_A_TIME);
+            buf_add(&wb, "                        }\n");
         } else {
-            fpo_c_point(kb, u->st, w->reg[m], 6, c->ctx, FPO_ONE_AT_A_TIME);
+            fpo_c_point(&wb, u->st, w->reg[m], 6, c->ctx, FPO_ONE_AT_A_TIME);
         }
     }
-    buf_add(kb, "                    }\n");
-    emit_hosts(c, kb, k, w->hb, w->hu, 0, 5);
-    walk_shift(kb, k, 5);
-    buf_add(kb, "                }\n            }\n"
-                "            FPO_TILES_SWAP_();   /* the next level writes the other tiles: no barrier */\n");
+    buf_add(&wb, "                    }\n");
+    emit_hosts(c, &wb, k, w->hb, w->hu, 0, 5);
+    walk_shift(&wb, k, 5);
+    buf_add(&wb, "                }\n");
+    if (t->own) {   /* in the last phase, after its points (its block is open) */
+        buf_add(kb, "                    if (fpo_own) {   /* the walk at level k, at each "
+                    "thread's column: no barrier */\n");
+        add_indented(kb, wb.s, wb.len, 2);
+        buf_add(kb, "                    }\n                }\n            }\n"
+                    "            if (!fpo_own) {   /* elsewhere after a barrier */\n"
+                    "                __syncthreads();\n"
+                    "                FPO_PHASE_(fpo_nt) {   /* the walk at level k, a thread a "
+                    "column */\n");
+        add_indented(kb, wb.s, wb.len, 1);
+        buf_add(kb, "                }\n            }\n");
+    } else {
+        buf_add(kb, "            }\n            __syncthreads();\n"
+                    "            FPO_PHASE_(fpo_nt) {   /* the walk at level k, a thread a column */\n");
+        buf_addn(kb, wb.s, wb.len);
+        buf_add(kb, "            }\n");
+    }
+    buf_add(kb, "            FPO_TILES_SWAP_();   /* the next level writes the other tiles: no barrier */\n");
     if (any_back) {   /* (an interval that reads back: its levels counted here) */
         buf_add(kb, "            if (");
         for (int m = 0, first = 1; m < k->n; m++)

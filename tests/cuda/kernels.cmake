@@ -17,6 +17,7 @@
 #   tile (with fx and fy); with --cuda-fed off two (the segment, the walks); walks.fpo's `sweeps` (up, down, up) one kernel and `across` (its
 #   computations not one column group) two.
 # - prefetch: segments of several levels a block ask L2 for the next level's inputs.
+# - the walk's step in a fed kernel's last phase (fpo_own), where a level keeps a barrier.
 file(REMOVE_RECURSE "${DIR}")
 function(gen out)
   execute_process(COMMAND "${GEN}" --backend c --backend cuda -o "${DIR}/${out}" ${ARGN}
@@ -99,6 +100,28 @@ if(NOT launches EQUAL 2 OR NOT walks EQUAL 1 OR NOT fed EQUAL 0)
   message(FATAL_ERROR "chain --cuda-fed off: ${launches} launches, ${walks} walk kernels, "
                       "${fed} mentions of a fed kernel; expected 2, 1 and 0")
 endif()
+# the walk's step in the segment's last phase, no barrier before it, where the item handing
+# its values over gives each thread its own column's points (fpo_own); a barrier before it
+# elsewhere, and always where a level would keep no other barrier (one phase)
+count("${chain}" "fpo_own = fpo_ni == 64 && fpo_c == fpo_tj0;" own_set)
+count("${chain}" "if \\(fpo_own\\)" own_walk)
+count("${chain}" "if \\(!fpo_own\\) {[^\n]*\n *__syncthreads\\(\\);" own_else)
+gen(fed --layouts 1x1 "${SRC}/tests/programs/fed.fpo")
+file(READ "${DIR}/fed/fed.all.cu" fed_cu)
+count("${fed_cu}" "if \\(fpo_own\\)" fed_own)
+gen(fed_one --layouts 1x1 "${SRC}/tests/cuda/fed_one.fpo")
+file(READ "${DIR}/fed_one/fed_one.all.cu" one_cu)
+count("${one_cu}" "static __global__ void FPO_LAUNCH_BOUNDS\\(256, 2\\) fpo_fed" one_fed)
+count("${one_cu}" "fpo_own" one_own)
+count("${one_cu}" "__syncthreads\\(\\);" one_bar)
+if(NOT own_set EQUAL 1 OR NOT own_walk EQUAL 1 OR NOT own_else EQUAL 1 OR NOT fed_own EQUAL 2 OR
+   NOT one_fed EQUAL 1 OR NOT one_own EQUAL 0 OR NOT one_bar EQUAL 1)
+  message(FATAL_ERROR "walk in the last phase: the chain sets fpo_own ${own_set} times, walks "
+                      "there ${own_walk}, after a barrier else ${own_else}; fed.fpo ${fed_own} "
+                      "walks there; fed_one.fpo ${one_fed} fed kernels, ${one_own} mentions of "
+                      "fpo_own, ${one_bar} barriers; expected 1, 1, 1; 2; 1, 0, 1")
+endif()
+
 gen(walks --layouts 1x1 "${SRC}/tests/programs/walks.fpo")
 file(READ "${DIR}/walks/walks.all.cu" walks_cu)
 count("${walks_cu}" "FPO_LAUNCH\\(fpo__cu, \"stencil sweeps" sweeps)
@@ -141,4 +164,5 @@ endif()
 message(STATUS "kernels: sw_step 8 graphs, its damping plain; the chain one graph, 2 and 3 "
                "barriers, two of each shared tile, cx, cy and qd in registers, one kernel with "
                "its segment inside its walk; unfused 11 and 13 launches; tp_step's segments of 4 "
-               "levels ask L2 for 15 arrays a level ahead")
+               "levels ask L2 for 15 arrays a level ahead; the chain's and fed.fpo's walks in the last "
+               "phase, fed_one.fpo's after a barrier")
