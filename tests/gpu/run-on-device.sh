@@ -118,7 +118,13 @@ check() {   # check NAME COMMAND...: runs it, notes pass or FAIL (FPO_GPU_ONLY: 
         return 0
     fi
     echo "== $name"
-    if "$@"; then note "pass  $name"; else note "FAIL  $name"; fail=1; fi
+    local t0=$SECONDS
+    if "$@"; then
+        note "pass  $name ($((SECONDS - t0)) s, at $SECONDS s)"
+    else
+        note "FAIL  $name ($((SECONDS - t0)) s, at $SECONDS s)"
+        fail=1
+    fi
 }
 
 echo "== machine"
