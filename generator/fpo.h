@@ -521,8 +521,9 @@ Output *fpo_emit_fortran(Ir *ir, const Build *b, Output *out, int *nout);
  * the IR of `program` (NULL: the only one), or NULL after an error was reported. */
 Ir *fpo_front_end(char **files, int nfiles, const char *program, Define *defs, int ndefs);
 /* Every stage on one in-memory source named `path` (imports find nothing on disk): the front
- * end, the IR's JSON and back, the unfused and fused schedules, the C outputs (those of the
- * fused form in *out). Nothing is written. 0 success, 1 an input error (reported as fpo-gen
+ * end, the IR's JSON and back, the unfused and fused schedules and a fused one with every
+ * --instrument check, the C and CUDA outputs of each (those of the fused form in *out).
+ * Nothing is written. 0 success, 1 an input error (reported as fpo-gen
  * reports it), 3 the IR's JSON did not read back the same. */
 int fpo_generate_memory(const char *path, const char *text, size_t len, Output **out,
                         int *nout);

@@ -51,7 +51,8 @@ int fpo_generate_memory(const char *path, const char *text, size_t len, Output *
     Ir *back = fpo_ir_from_json(json, path);
     if (!back || strcmp(fpo_ir_to_json(back), json))
         return 3;
-    for (int fused = 0; fused < 2; fused++) {
+    for (int form = 0; form < 3; form++) {   /* unfused, fused, fused with every check */
+        bool fused = form > 0;
         Build b = {0};
         b.version = "0";
         b.halo = 3;
@@ -74,10 +75,15 @@ int fpo_generate_memory(const char *path, const char *text, size_t len, Output *
         pipe.fused = fused;
         pipe.halo = b.halo;
         pipe.dump_after = -1;
+        if (form == 2)
+            pipe.ins = (Instrument){.nan = true, .trace = true, .at = {1, 1, 1}, .progress = true,
+                                    .timers = true, .bounds = true, .cuda_check = true};
         b.sched = fpo_optimize(ir, &pipe);
-        *out = fpo_emit_c(ir, &b, nout);
-        if (!b.nhalo && !ir->ncallbacks)   /* what the CUDA back end runs (emit_cuda.c) */
-            *out = fpo_emit_cuda(ir, &b, *out, nout);
+        int n;
+        Output *o = fpo_emit_c(ir, &b, &n);
+        o = fpo_emit_cuda(ir, &b, o, &n);
+        if (form < 2)
+            *out = o, *nout = n;
     }
     return 0;
 }
