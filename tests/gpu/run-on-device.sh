@@ -180,6 +180,8 @@ for form in fused unfused; do
         "$bin/opt_kcheck_cuda_gpu_run_$form" var "kcheck: level 5 outside 0 .. 5 read from 'q' by stencil 'pick' at "
     check "instrument bounds on the GPU ($form), the second call of one kernel" \
         "$bin/opt_kcheck_cuda_gpu_run_$form" second "kcheck: level 7 outside 0 .. 5 read from 'w' by stencil 'pick' at "
+    check "instrument bounds on the GPU ($form), a FORWARD walk's column" \
+        "$bin/opt_kcheck_cuda_gpu_run_$form" column "kcheck: level 7 outside 0 .. 5 read from 'q' by stencil 'climb' at "
     check "instrument bounds on the GPU ($form), clean input" "$bin/opt_kcheck_cuda_gpu_run_$form" clean ok
     unset FPO_BACKEND
 done

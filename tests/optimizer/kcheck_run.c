@@ -3,7 +3,8 @@
  * (argv[1]: "abs" puts lev = 7 at (2, 1, 3); "var" dk = 1 at (1, 2, 3), level 4 that q has,
  * and dk = 2 at (3, 0, 3), level 5 that it lacks; "below" dk = -1 at (0, 0, 0); "clean"
  * nothing; "second" lev2 = 7 at (2, 1, 3), which the second call of pick reads from w, q
- * plus 1000 on 5 levels too). argv[2] is what run must return: "ok" (then r, s, t and u are
+ * plus 1000 on 5 levels too; "column" lev3 = 7 there, which climb reads from q, a FORWARD
+ * computation). argv[2] is what run must return: "ok" (then r, s, t and u are
  * checked against q and w) or the start of the message. With FPO_BACKEND=cuda on the CUDA back end: emulated (fields
  * marked device memory), or ON_GPU with copies in device memory. */
 #include "kcheck.h"
@@ -55,15 +56,15 @@ int main(int argc, char **argv) {
     if (argc < 3)
         return 2;
     static double q[NZ + 1][NY][NX], r[NZ][NY][NX], s[NZ][NY][NX];
-    static double w[NZ + 1][NY][NX], t[NZ][NY][NX], u[NZ][NY][NX];
-    static int lev[NZ][NY][NX], lev2[NZ][NY][NX], dk[NZ][NY][NX];
+    static double w[NZ + 1][NY][NX], t[NZ][NY][NX], u[NZ][NY][NX], c[NZ][NY][NX];
+    static int lev[NZ][NY][NX], lev2[NZ][NY][NX], lev3[NZ][NY][NX], dk[NZ][NY][NX];
     for (int k = 0; k <= NZ; k++)
         for (int j = 0; j < NY; j++)
             for (int i = 0; i < NX; i++) {
                 q[k][j][i] = 100.0 * k + 10.0 * j + i;
                 w[k][j][i] = 1000.0 + q[k][j][i];
                 if (k < NZ)
-                    lev[k][j][i] = lev2[k][j][i] = NZ - k, dk[k][j][i] = 0;
+                    lev[k][j][i] = lev2[k][j][i] = lev3[k][j][i] = NZ - k, dk[k][j][i] = 0;
             }
     if (!strcmp(argv[1], "abs"))
         lev[3][1][2] = 7;
@@ -73,6 +74,8 @@ int main(int argc, char **argv) {
         dk[0][0][0] = -1;
     if (!strcmp(argv[1], "second"))
         lev2[3][1][2] = 7;
+    if (!strcmp(argv[1], "column"))
+        lev3[3][1][2] = 7;
     kcheck_fields f = {place(q, sizeof q, fpo_field_3d(q, FPO_F64, 0, NX, 0, NY, 0, NZ + 1)),
                        place(lev, sizeof lev, fpo_field_3d(lev, FPO_I32, 0, NX, 0, NY, 0, NZ)),
                        place(dk, sizeof dk, fpo_field_3d(dk, FPO_I32, 0, NX, 0, NY, 0, NZ)),
@@ -81,7 +84,9 @@ int main(int argc, char **argv) {
                        place(w, sizeof w, fpo_field_3d(w, FPO_F64, 0, NX, 0, NY, 0, NZ + 1)),
                        place(lev2, sizeof lev2, fpo_field_3d(lev2, FPO_I32, 0, NX, 0, NY, 0, NZ)),
                        place(t, sizeof t, fpo_field_3d(t, FPO_F64, 0, NX, 0, NY, 0, NZ)),
-                       place(u, sizeof u, fpo_field_3d(u, FPO_F64, 0, NX, 0, NY, 0, NZ))};
+                       place(u, sizeof u, fpo_field_3d(u, FPO_F64, 0, NX, 0, NY, 0, NZ)),
+                       place(lev3, sizeof lev3, fpo_field_3d(lev3, FPO_I32, 0, NX, 0, NY, 0, NZ)),
+                       place(c, sizeof c, fpo_field_3d(c, FPO_F64, 0, NX, 0, NY, 0, NZ))};
     fpo_domain dom = fpo_domain_local(NX, NY, NZ);
     fpo_error err;
     kcheck *p;
@@ -95,6 +100,7 @@ int main(int argc, char **argv) {
     fetch(s, sizeof s, &f.s);
     fetch(t, sizeof t, &f.t);
     fetch(u, sizeof u, &f.u);
+    fetch(c, sizeof c, &f.c);
     printf("run: %s\n", st ? err.msg : "ok");
     if (strcmp(argv[2], "ok"))
         return !(st == FPO_ECHECK && strstr(err.msg, argv[2]) == err.msg);
@@ -107,7 +113,8 @@ int main(int argc, char **argv) {
                 bad += r[k][j][i] != q[lev[k][j][i]][j][i] ||
                        s[k][j][i] != 2.0 * q[k + dk[k][j][i]][j][i] ||
                        t[k][j][i] != w[lev2[k][j][i]][j][i] ||
-                       u[k][j][i] != 2.0 * w[k + dk[k][j][i]][j][i];
+                       u[k][j][i] != 2.0 * w[k + dk[k][j][i]][j][i] ||
+                       c[k][j][i] != q[lev3[k][j][i]][j][i];
     printf("values: %d wrong\n", bad);
     return bad != 0;
 }
