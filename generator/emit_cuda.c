@@ -34,9 +34,10 @@ typedef struct Cu {
     Sched *s;
     const void *ctx;   /* emit_c's state for this variant's class (regions left out) */
     Buf kernels;       /* the kernels the body launches, in order */
-    char **made;       /* names of the nest kernels made */
-    KReads **made_kreads;   /* ... and the reads each checks (--instrument bounds) */
-    KReads *kreads;         /* the reads of the nest kernel being written (NULL: none) */
+    struct Made {
+        const char *name;
+        KReads *kr;    /* the reads it checks (--instrument bounds) */
+    } *made;           /* the nest kernels made */
     int nmade;
     int nseg;          /* segment kernels made */
     int nwalk;         /* walk kernels made */
@@ -146,15 +147,6 @@ static void region_vars(Buf *b, bool regions) {
         buf_add(b, "    (void)fpo__dom, (void)fpo_edges;\n");
 }
 
-/* A nest kernel's statements at a point, at `depth`, run one at a time (selects as plain
- * conditionals, regions tested at the point); the reads --instrument bounds checks numbered
- * from 0 each time. */
-static void point(Cu *c, Buf *b, Decl *s, Node *body, int depth) {
-    if (c->kreads)
-        c->kreads->at = 0;
-    fpo_c_point(b, s, body, depth, c->ctx, FPO_ONE_AT_A_TIME);
-}
-
 /* A thread's `kl` levels from fpo_ka + blockIdx.z * kl, within fpo_kz: a full block of levels
  * as an unrolled loop (their loads can be in flight together), the last levels as a plain one. */
 static void levels_loop(Cu *c, Buf *b, Decl *s, Node *body, int kl) {
@@ -165,10 +157,10 @@ static void levels_loop(Cu *c, Buf *b, Decl *s, Node *body, int kl) {
                   "            const int64_t k = fpo_k0 + fpo_l;\n"
                   "            (void)k;\n",
                kl, kl, kl, kl);
-    point(c, b, s, body, 3);
+    fpo_c_point(b, s, body, 3, c->ctx, FPO_ONE_AT_A_TIME);
     buf_add(b, "        }\n    } else {   /* the last levels */\n"
                "        for (int64_t k = fpo_k0; k < fpo_kz; k++) {\n");
-    point(c, b, s, body, 3);
+    fpo_c_point(b, s, body, 3, c->ctx, FPO_ONE_AT_A_TIME);
     buf_add(b, "        }\n    }\n");
 }
 
@@ -224,7 +216,7 @@ static void nest_kernel_text(Cu *c, Unit *u, Node *body, bool column, int kl, co
         depth = 2;
     }
     /* points run one at a time: selects as plain conditionals, regions tested at each point */
-    point(c, b, s, body, depth);
+    fpo_c_point(b, s, body, depth, c->ctx, FPO_ONE_AT_A_TIME);
     if (column)
         buf_add(b, "    }\n");
     buf_add(b, "}\n");
@@ -240,18 +232,15 @@ static const char *nest_kernel(Cu *c, Unit *u, Node *body, bool column, int kl, 
                            ? fpo_fmt("fpo_k_%s_%d_%d", s->name, u->comp + 1, u->iv + 1)
                            : fpo_fmt("fpo_k_%s_%d_%d_%d", s->name, u->comp + 1, u->iv + 1, u->grp + 1);
     for (int i = 0; i < c->nmade; i++)
-        if (!strcmp(c->made[i], name)) {
-            *kr = c->made_kreads[i];
+        if (!strcmp(c->made[i].name, name)) {
+            *kr = c->made[i].kr;
             return name;
         }
     *kr = fpo_new(sizeof **kr);
-    int n = c->nmade;
-    VPUSH(c->made_kreads, n, *kr);
-    VPUSH(c->made, c->nmade, (char *)name);
-    c->kreads = c->s->ins.bounds ? *kr : NULL;   /* its reads checked: the statements note them */
-    fpo_c_kreads(c->ctx, c->kreads);
+    VPUSH(c->made, c->nmade, ((struct Made){name, *kr}));
+    fpo_c_kreads(c->ctx, c->s->ins.bounds ? *kr : NULL);   /* the statements note its reads */
     nest_kernel_text(c, u, body, column, kl, name);
-    fpo_c_kreads(c->ctx, c->kreads = NULL);
+    fpo_c_kreads(c->ctx, NULL);
     return name;
 }
 

@@ -1029,18 +1029,19 @@ static void emit_kcheck(Buf *b, Sched *s, int site0) {
 void fpo_emit_checks(Buf *b, Sched *s, Block *bl, FGroup *G, int gno, int site0, bool device) {
     Instrument *n = &s->ins;
     static const char *sfx[] = {"f32", "f64", "i32", "bool"};
-    if (device && n->bounds && s->nksites > site0)   /* the kernels' record, once they are done */
+    bool kread = n->bounds && s->nksites > site0, arrays = n->nan || n->nnegative || n->trace ||
+                                                          n->progress;
+    if (device && (kread || arrays)) {   /* the group's kernels done, their failures first */
         buf_printf(b, "    {\n    fpo_status fpo_w = fpo_cuda_wait(fpo__cu, \"%s\", err);\n"
-                      "    if (fpo_w)\n        return fpo_w;\n"
-                      "    fpo_cuda_record_take(fpo__cu, &fpo_kout, sizeof fpo_kout);\n    }\n",
-                   s->ir->name);
+                      "    if (fpo_w)\n        return fpo_w;\n", s->ir->name);
+        if (kread)   /* the kernels' record */
+            buf_add(b, "    fpo_cuda_record_take(fpo__cu, &fpo_kout, sizeof fpo_kout);\n");
+        buf_add(b, "    }\n");
+    }
     emit_kcheck(b, s, site0);
-    if (!(n->nan || n->nnegative || n->trace || n->progress))
+    if (!arrays)
         return;
     buf_add(b, "    {\n    int64_t fpo_at[3];\n    (void)fpo_at;\n");
-    if (device)   /* the group's kernels done, their failures reported first */
-        buf_printf(b, "    fpo_status fpo_w = fpo_cuda_wait(fpo__cu, \"%s\", err);\n"
-                      "    if (fpo_w)\n        return fpo_w;\n", s->ir->name);
     for (int i = G->first; i < G->first + G->count; i++) {
         Unit *u = &bl->u[i];
         for (int a = 0; a < u->nacc; a++) {

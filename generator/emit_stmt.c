@@ -808,6 +808,8 @@ void fpo_c_point(Buf *b, Decl *st, Node *body, int indent, const void *ctx, unsi
     e.st = st;
     e.indent = indent;
     e.where = where;
+    if (e.kreads)   /* (the same statements written again number their reads the same) */
+        e.kreads->at = 0;
     emit_point_body(&e, st, body);
 }
 
