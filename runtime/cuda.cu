@@ -8,6 +8,8 @@
 
 struct fpo_cuda {
     cudaStream_t stream;
+    int own;                   /* the stream is the program's (else the caller's) */
+    int dev;                   /* the device current at open: the program's */
     void *pool;
     cudaGraphExec_t exec;      /* the last run, captured; NULL: none */
     unsigned char key[FPO_CUDA_KEY];   /* run's scalar arguments the graphs were captured for */
@@ -23,7 +25,7 @@ struct fpo_cuda {
 };
 
 extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared,
-                                     fpo_error *err) {
+                                     void *stream, fpo_error *err) {
     *out = NULL;
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
@@ -35,10 +37,14 @@ extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int sha
                         program, e != cudaSuccess ? cudaGetErrorString(e) : "no device found");
     }
     int dev = 0, most = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        e = cudaGetLastError();
+        return fpo_fail(err, FPO_EMISMATCH, "%s: the CUDA back end needs a CUDA device: "
+                        "cudaGetDevice: %s", program, cudaGetErrorString(e));
+    }
     if (shared > 0) {
-        if (cudaGetDevice(&dev) != cudaSuccess ||
-            cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
-                cudaSuccess)
+        if (cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
+            cudaSuccess)
             cudaGetLastError();   /* (most stays 0: refused) */
         fpo_status st = fpo_cuda_check_shared(program, shared, dev, most, err);
         if (st)
@@ -47,8 +53,15 @@ extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int sha
     fpo_cuda *c = (fpo_cuda *)calloc(1, sizeof *c);
     if (!c)
         return fpo_fail(err, FPO_ENOMEM, "%s_open: out of memory", program);
+    c->dev = dev;
+    if (stream) {   /* the caller's: its runs are ordered with the caller's work on it */
+        c->stream = (cudaStream_t)stream;
+        *out = c;
+        return FPO_OK;
+    }
     /* A blocking stream: work the caller queues on the legacy default stream (a plain
      * cudaMemcpy of a result) waits for the run. */
+    c->own = 1;
     e = cudaStreamCreate(&c->stream);
     if (e != cudaSuccess) {
         free(c);
@@ -62,11 +75,15 @@ extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int sha
 extern "C" void fpo_cuda_close(fpo_cuda *c) {
     if (!c)
         return;
+    int entered = fpo_cuda_enter(c);
     cudaStreamSynchronize(c->stream);
     fpo_cuda_forget(c);
     cudaFree(c->pool);
     cudaFree(c->found);
-    cudaStreamDestroy(c->stream);
+    if (c->own)
+        cudaStreamDestroy(c->stream);
+    if (entered != c->dev)
+        cudaSetDevice(entered);
     free(c);
 }
 
@@ -91,7 +108,6 @@ extern "C" fpo_status fpo_cuda_pool(fpo_cuda *c, size_t bytes, void **pool, cons
 extern "C" fpo_status fpo_cuda_check_field(const fpo_cuda *c, const fpo_field *f,
                                            const char *program, const char *name,
                                            fpo_error *err) {
-    (void)c;
     cudaPointerAttributes a;
     cudaError_t e = cudaPointerGetAttributes(&a, f->data);
     if (e != cudaSuccess) {
@@ -105,10 +121,41 @@ extern "C" fpo_status fpo_cuda_check_field(const fpo_cuda *c, const fpo_field *f
                         "CUDA back end takes fields in device memory (cudaMalloc or "
                         "cudaMallocManaged)",
                         program, name);
+    if (a.type == cudaMemoryTypeDevice && a.device != c->dev)
+        return fpo_fail(err, FPO_EINVAL,
+                        "%s: field '%s' is in the memory of device %d, and the program was "
+                        "opened on device %d (the current device at open: allocate its fields "
+                        "and open it with the same device current, cudaSetDevice)",
+                        program, name, a.device, c->dev);
     return FPO_OK;
 }
 
 extern "C" void *fpo_cuda_stream(const fpo_cuda *c) { return (void *)c->stream; }
+
+extern "C" int fpo_cuda_enter(const fpo_cuda *c) {
+    int cur = c->dev;
+    if (cudaGetDevice(&cur) != cudaSuccess)
+        cudaGetLastError(), cur = c->dev;
+    if (cur != c->dev)
+        cudaSetDevice(c->dev);
+    return cur;
+}
+
+extern "C" void fpo_cuda_leave(const fpo_cuda *c, int entered) {
+    if (entered != c->dev)
+        cudaSetDevice(entered);
+}
+
+/* Whether a run may replay or capture graphs on c's stream: not while the caller captures it
+ * (the kernels then go into the caller's graph), nor where it cannot tell. */
+static int capturable(const fpo_cuda *c) {
+    cudaStreamCaptureStatus s = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(c->stream, &s) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return s == cudaStreamCaptureStatusNone;
+}
 
 extern "C" int fpo_cuda_device_memory(const fpo_cuda *c) {
     (void)c;
@@ -116,7 +163,7 @@ extern "C" int fpo_cuda_device_memory(const fpo_cuda *c) {
 }
 
 extern "C" int fpo_cuda_replay(fpo_cuda *c, const void *key, size_t n) {
-    if (!c->exec || n != c->nkey || memcmp(key, c->key, n))
+    if (!c->exec || n != c->nkey || memcmp(key, c->key, n) || !capturable(c))
         return 0;
     cudaError_t e = cudaGraphLaunch(c->exec, c->stream);
     if (e != cudaSuccess && c->first == cudaSuccess)
@@ -125,7 +172,13 @@ extern "C" int fpo_cuda_replay(fpo_cuda *c, const void *key, size_t n) {
 }
 
 extern "C" int fpo_cuda_capture(fpo_cuda *c) {
-    return cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess;
+    if (!capturable(c))
+        return 0;
+    if (cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
+        cudaGetLastError();   /* (the legacy default stream, say: launched plainly) */
+        return 0;
+    }
+    return 1;
 }
 
 /* The end of a capture on c's stream: its graph, ready to launch; NULL where the capture or a
@@ -193,7 +246,7 @@ extern "C" void fpo_cuda_stretches(fpo_cuda *c, const void *key, size_t n) {
 static const char *const stretch_what = "a CUDA graph of the run's kernels between exchanges";
 
 extern "C" int fpo_cuda_stretch(fpo_cuda *c, int s) {
-    if (s < 0 || s >= FPO_CUDA_STRETCHES || !c->keyed || c->failed[s])
+    if (s < 0 || s >= FPO_CUDA_STRETCHES || !c->keyed || c->failed[s] || !capturable(c))
         return 0;
     if (c->stretch[s]) {
         cudaError_t e = cudaGraphLaunch(c->stretch[s], c->stream);

@@ -6,7 +6,7 @@ module fpo
   implicit none
   private
   public :: fpo_field, fpo_domain, fpo_options, fpo_error, fpo_memory
-  public :: fpo_field_of, fpo_domain_local, fpo_message
+  public :: fpo_field_of, fpo_field_on_device, fpo_domain_local, fpo_message
 
   ! fpo_dtype, fpo_axes, fpo_space and fpo_status
   integer(c_int), parameter, public :: FPO_F32 = 0, FPO_F64 = 1, FPO_I32 = 2, FPO_BOOL = 3
@@ -30,10 +30,12 @@ module fpo
   end type fpo_domain
 
   ! Options of open_with: halo is the address of the rank's fpo_halo_decomp (C's); variant and
-  ! backend NUL-terminated strings (c_loc of a character(kind=c_char) array), or null.
+  ! backend NUL-terminated strings (c_loc of a character(kind=c_char) array), or null;
+  ! cuda_stream the CUDA stream to queue runs on (OpenACC: acc_get_cuda_stream), or null.
   type, bind(C) :: fpo_options
     type(c_ptr) :: halo = c_null_ptr, user = c_null_ptr
     type(c_ptr) :: variant = c_null_ptr, backend = c_null_ptr
+    type(c_ptr) :: cuda_stream = c_null_ptr
   end type fpo_options
 
   ! What failed: a status and a message (fpo_message gives it as a Fortran string).
@@ -82,6 +84,15 @@ contains
     allocate(character(len=n) :: s)
     s = transfer(err%msg(1:n), s)
   end function fpo_message
+
+  ! f with its data in a CUDA device's memory, for the CUDA back end: fpo_field_of of an array
+  ! whose address is the device copy's (OpenACC: inside !$acc host_data use_device(a)).
+  function fpo_field_on_device(f) result(d)
+    type(fpo_field), intent(in) :: f
+    type(fpo_field) :: d
+    d = f
+    d%space = FPO_DEVICE
+  end function fpo_field_on_device
 
   integer function k0(ks)
     integer, intent(in), optional :: ks

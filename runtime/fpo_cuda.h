@@ -14,10 +14,13 @@ extern "C" {
 
 typedef struct fpo_cuda fpo_cuda;
 
-/* A program's device state on the current device: refused (FPO_EMISMATCH) where no CUDA
- * device can be used, naming the reason, or where a block of the program's kernels asks for
- * more dynamic shared memory (`shared` bytes, 0: none) than the device gives one. */
-fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared, fpo_error *err);
+/* A program's device state on the current device (the program's device from then on): its
+ * stream is `stream` (a cudaStream_t of the caller's, kept open by the caller), or where that
+ * is NULL one of its own. Refused (FPO_EMISMATCH) where no CUDA device can be used, naming the
+ * reason, or where a block of the program's kernels asks for more dynamic shared memory
+ * (`shared` bytes, 0: none) than the device gives one. */
+fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared, void *stream,
+                         fpo_error *err);
 /* Open's check that a block of the program's kernels gets the dynamic shared memory they ask
  * for (`shared` bytes, 0: none) on device `dev`, which gives a block at most `most`:
  * FPO_EMISMATCH naming CUDA_SHARED where it does not. */
@@ -31,12 +34,18 @@ void fpo_cuda_close(fpo_cuda *c);
 fpo_status fpo_cuda_pool(fpo_cuda *c, size_t bytes, void **pool, const char *program,
                          fpo_error *err);
 
-/* A field given to the CUDA back end must be in device (or managed) memory. */
+/* A field given to the CUDA back end must be in device memory of the program's device, or
+ * in managed memory. */
 fpo_status fpo_cuda_check_field(const fpo_cuda *c, const fpo_field *f, const char *program,
                                 const char *name, fpo_error *err);
 
 /* The stream a program's kernels run on (a cudaStream_t; NULL in the emulated build). */
 void *fpo_cuda_stream(const fpo_cuda *c);
+/* Make the program's device the calling thread's current one, for a run, wait or close from
+ * a thread whose current device is another; returns what fpo_cuda_leave takes to make that
+ * one current again. */
+int fpo_cuda_enter(const fpo_cuda *c);
+void fpo_cuda_leave(const fpo_cuda *c, int entered);
 /* 1 where the back end's "device" memory is a CUDA device's; 0 in the emulated build, whose
  * fields are host memory (halo exchanges then pack on the host). */
 int fpo_cuda_device_memory(const fpo_cuda *c);
@@ -45,7 +54,10 @@ int fpo_cuda_device_memory(const fpo_cuda *c);
  * arguments (`key`, their bytes) and the fields stay the same:
  *   if (fpo_cuda_replay(c, key, n)) -> the graph was launched;
  *   else if (fpo_cuda_capture(c)) { launches...; fpo_cuda_captured(c, key, n) -> launched }
- *   else plain launches. */
+ *   else plain launches.
+ * Where the caller is capturing the stream itself (the run becomes part of the caller's graph)
+ * nothing is replayed or captured: the kernels are launched plainly, into the caller's
+ * capture. */
 int fpo_cuda_replay(fpo_cuda *c, const void *key, size_t n);
 int fpo_cuda_capture(fpo_cuda *c);
 int fpo_cuda_captured(fpo_cuda *c, const void *key, size_t n);

@@ -66,6 +66,9 @@ typedef struct fpo_options {
     const char *backend;                 /* the back end to run: "c" or "cuda" (refused unless
                                           * built); NULL: FPO_BACKEND from the environment,
                                           * else "c" */
+    void *cuda_stream;                   /* CUDA back end: the caller's stream (a cudaStream_t)
+                                          * to queue the program's runs on; NULL: a stream of
+                                          * the program's own (<program>_stream gives it) */
 } fpo_options;
 
 /* A domain that is a whole tile: i0 = j0 = 0, tile_nx = nx, tile_ny = ny, tile 0. */

@@ -4,7 +4,9 @@
  * on fields of hash noise. Built twice: against the emulated CUDA build (kernels run
  * as loops on the host: CI checks the generated kernels' logic without a GPU) and, with
  * ON_GPU, against the real one (device memory; exits 77, skipped, where no device can be
- * used). Also checks what open refuses: fields in the wrong memory, no device.
+ * used). Also checks what open refuses: fields in the wrong memory, no device; and runs on the
+ * caller's stream (fpo_options.cuda_stream): ordered with the caller's work on it, captured
+ * into the caller's graph, on the legacy default stream.
  * Usage: cuda_check [NX [NY [NZ]]]. */
 #include "chain_ref.h"
 #include "chain_step.h"
@@ -257,6 +259,111 @@ static void check_refusals(void) {
     arr_free(&a);
 }
 
+/* The chain run on the caller's stream `s` (NULL: the program's own) in each of three ways; its
+ * q_out (which run rewrites from the inputs alone) against the C back end's each time. */
+static void check_stream(int nx, int ny, int nz, void *s, const char *what) {
+    size_t n = (size_t)(nx + 2 * H) * (size_t)(ny + 2 * H) * (size_t)nz;
+    Arr q = arr(n, 0, 0.5, 1.0), u = arr(n, 1, -1.0, 2.0), w = arr(n, 2, -1.0, 2.0),
+        delp = arr(n, 3, 1.0, 1.0), out = arr(n, 4, 0.0, 1.0);
+    chain_step_fields hf = {f3(q.host, nx, ny, nz, FPO_HOST), f3(u.host, nx, ny, nz, FPO_HOST),
+                            f3(w.host, nx, ny, nz, FPO_HOST), f3(delp.host, nx, ny, nz, FPO_HOST),
+                            f3(out.host, nx, ny, nz, FPO_HOST)};
+    chain_step_fields df = {f3(q.dev, nx, ny, nz, FPO_DEVICE), f3(u.dev, nx, ny, nz, FPO_DEVICE),
+                            f3(w.dev, nx, ny, nz, FPO_DEVICE), f3(delp.dev, nx, ny, nz, FPO_DEVICE),
+                            f3(out.dev, nx, ny, nz, FPO_DEVICE)};
+    fpo_domain dom = fpo_domain_local(nx, ny, nz);
+    fpo_options oc = {.backend = "c"}, og = {.backend = "cuda", .cuda_stream = s};
+    fpo_error err;
+    chain_step *pc = NULL, *pg = NULL;
+    if (chain_step_open_with(&pc, &dom, &hf, &oc, &err) ||
+        chain_step_open_with(&pg, &dom, &df, &og, &err)) {
+        FAIL("stream (%s): open: %s", what, err.msg);
+        return;
+    }
+    if (chain_step_stream(pc) != NULL)
+        FAIL("stream (%s): the C back end gives a stream", what);
+#ifdef ON_GPU
+    if (s && chain_step_stream(pg) != s)
+        FAIL("stream (%s): the program runs on %p, not the caller's %p", what,
+             chain_step_stream(pg), s);
+#else
+    if (chain_step_stream(pg) != NULL)   /* (emulated: kernels run when launched) */
+        FAIL("stream (%s): the emulated back end gives a stream", what);
+#endif
+    if (chain_step_run(pc, 0.3, 0.05, 0.1, &err)) {
+        FAIL("stream (%s): C run: %s", what, err.msg);
+        return;
+    }
+    /* 1: two runs, then a wait for the caller's stream alone (a stream created non-blocking
+     * does not wait for others: the runs must have been queued on it) */
+    for (int r = 0; r < 2; r++)
+        if (chain_step_run(pg, 0.3, 0.05, 0.1, &err))
+            FAIL("stream (%s): run: %s", what, err.msg);
+#ifdef ON_GPU
+    cudaStreamSynchronize((cudaStream_t)chain_step_stream(pg));
+    if (chain_step_wait(pg, &err))   /* (reports a failed launch, if any) */
+        FAIL("stream (%s): wait: %s", what, err.msg);
+#endif
+    long bad = compare("stream, runs", what, &out, nx, ny);
+#ifdef ON_GPU
+    /* 2: a run the caller captures on its stream is its graph's: launched after q_out is
+     * cleared, that graph writes it again (the legacy default stream cannot be captured) */
+    cudaStream_t cs = (cudaStream_t)chain_step_stream(pg);
+    cudaGraph_t g = NULL;
+    cudaGraphExec_t x = NULL;
+    size_t nodes = 0;
+    if (s != (void *)cudaStreamLegacy) {
+        if (cudaStreamBeginCapture(cs, cudaStreamCaptureModeGlobal) != cudaSuccess ||
+            chain_step_run(pg, 0.3, 0.05, 0.1, &err) ||
+            cudaStreamEndCapture(cs, &g) != cudaSuccess ||
+            cudaGraphGetNodes(g, NULL, &nodes) != cudaSuccess || nodes == 0 ||
+            cudaGraphInstantiate(&x, g, 0) != cudaSuccess)
+            FAIL("stream (%s): the caller's capture of a run: %zu nodes (%s)", what, nodes,
+                 cudaGetErrorString(cudaGetLastError()));
+        else {
+            cudaMemsetAsync(out.dev, 0, n * sizeof(double), cs);
+            cudaGraphLaunch(x, cs);
+            cudaStreamSynchronize(cs);
+            bad += compare("stream, the caller's graph", what, &out, nx, ny);
+        }
+        if (x)
+            cudaGraphExecDestroy(x);
+        if (g)
+            cudaGraphDestroy(g);
+        /* 3: runs after it replay or capture the program's own graph again */
+        cudaMemsetAsync(out.dev, 0, n * sizeof(double), cs);
+        if (chain_step_run(pg, 0.3, 0.05, 0.1, &err) || chain_step_wait(pg, &err))
+            FAIL("stream (%s): run after the caller's capture: %s", what, err.msg);
+        bad += compare("stream, a run after the capture", what, &out, nx, ny);
+    }
+    printf("chain on %s: %ld points of q_out differ from the C back end's (the caller's "
+           "capture: %zu graph nodes)\n", what, bad, nodes);
+#else
+    printf("chain on %s (emulated): %ld points of q_out differ from the C back end's\n", what,
+           bad);
+#endif
+    chain_step_close(pc);
+    chain_step_close(pg);
+    arr_free(&q), arr_free(&u), arr_free(&w), arr_free(&delp), arr_free(&out);
+}
+
+static void check_streams(int nx, int ny, int nz) {
+#ifdef ON_GPU
+    cudaStream_t s;
+    if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) {
+        FAIL("cudaStreamCreateWithFlags failed");
+        return;
+    }
+    check_stream(nx, ny, nz, s, "the caller's non-blocking stream");
+    check_stream(nx, ny, nz, NULL, "the program's own stream");
+    check_stream(nx, ny, nz, (void *)cudaStreamLegacy, "the legacy default stream");
+    cudaStreamDestroy(s);
+#else
+    int token = 0;   /* (the emulated back end takes any stream, and orders nothing by it) */
+    check_stream(nx, ny, nz, &token, "the caller's stream");
+#endif
+}
+
 int main(int argc, char **argv) {
     int nx = argc > 1 ? atoi(argv[1]) : 12, ny = argc > 2 ? atoi(argv[2]) : 15;
     int nz = argc > 3 ? atoi(argv[3]) : 5;
@@ -287,6 +394,7 @@ int main(int argc, char **argv) {
     check_chain(nx, ny, nz, 4);
     check_chain(1, 2, 3, 1);   /* a domain smaller than the regions' reach */
     check_tp(nx, ny, nz);
+    check_streams(nx, ny, nz);
     if (failures) {
         fprintf(stderr, "cuda_check: %d failures\n", failures);
         return 1;

@@ -1,5 +1,8 @@
 ! doors.f90: program doors (doors.fpo) from Fortran on arrays with explicit bounds, two runs
-! against the same loops in Fortran, bit for bit. Prints 'fortran doors: OK'.
+! against the same loops in Fortran, bit for bit. Prints 'fortran doors: OK'. With an argument
+! ("device"), the fields are marked device memory (fpo_field_on_device) and run on the CUDA
+! back end: an emulated build's, whose device memory is host memory (prints 'fortran doors
+! (device fields): OK').
 program fortran_doors
   use, intrinsic :: iso_c_binding
   use doors_fpo
@@ -12,11 +15,16 @@ program fortran_doors
   real(c_double) :: want, w(2) = [0.25d0, -1.5d0]
   integer(c_int32_t) :: c(2) = [3, -7]
   type(doors_fields) :: f
+  type(fpo_options) :: opt
+  character(kind=c_char), target :: cuda(5) = ['c', 'u', 'd', 'a', c_null_char]
+  logical :: device
   type(fpo_error) :: err
   type(c_ptr) :: p
   integer :: i, j, k, r, bad
   integer(c_int) :: st
 
+  device = command_argument_count() > 0
+  if (device) opt%backend = c_loc(cuda)
   allocate(q(isd:ied, jsd:jed, npz), out(isd:ied, jsd:jed, npz), area(isd:ied, jsd:jed))
   allocate(wk(npz), n(isd:ied, jsd:jed, npz), m(isd:ied, jsd:jed, npz))
   call random_number(q)
@@ -31,9 +39,11 @@ program fortran_doors
   f%n = fpo_field_of(n, is, js)
   f%out = fpo_field_of(out, is, js)
   f%m = fpo_field_of(m, is, js)
-  if (doors_open(p, fpo_domain_local(ie - is + 1, je - js + 1, npz), f, err) /= FPO_OK) &
-      call fail(err)
+  if (device) call on_device(f)
+  if (doors_open_with(p, fpo_domain_local(ie - is + 1, je - js + 1, npz), f, opt, err) &
+      /= FPO_OK) call fail(err)
   bad = 0
+  if (c_associated(doors_stream(p))) bad = bad + 1   ! the C back end, or an emulated CUDA one
   do r = 1, 2
     if (doors_run(p, w(r), c(r), err) /= FPO_OK) call fail(err)
     do k = 1, npz
@@ -50,7 +60,8 @@ program fortran_doors
   ! an array without the west halo the program reads: open refuses it, naming it
   allocate(small(is:ied, jsd:jed, npz))
   f%q = fpo_field_of(small, is, js)
-  st = doors_open(p, fpo_domain_local(ie - is + 1, je - js + 1, npz), f, err)
+  if (device) f%q = fpo_field_on_device(f%q)
+  st = doors_open_with(p, fpo_domain_local(ie - is + 1, je - js + 1, npz), f, opt, err)
   if (st /= FPO_ESHAPE .or. index(fpo_message(err), "'q'") == 0) then
     print '(a, i0, a)', "fortran doors: not refused as expected (", st, "): " // fpo_message(err)
     bad = bad + 1
@@ -60,9 +71,23 @@ program fortran_doors
     print '(a, i0, a)', "fortran doors: ", bad, " points or checks differ"
     error stop 1
   end if
-  print '(a)', "fortran doors: OK"
+  if (device) then
+    print '(a)', "fortran doors (device fields): OK"
+  else
+    print '(a)', "fortran doors: OK"
+  end if
 
 contains
+
+  subroutine on_device(g)
+    type(doors_fields), intent(inout) :: g
+    g%q = fpo_field_on_device(g%q)
+    g%area = fpo_field_on_device(g%area)
+    g%wk = fpo_field_on_device(g%wk)
+    g%n = fpo_field_on_device(g%n)
+    g%out = fpo_field_on_device(g%out)
+    g%m = fpo_field_on_device(g%m)
+  end subroutine on_device
 
   subroutine fail(e)
     type(fpo_error), intent(in) :: e

@@ -1,8 +1,35 @@
 """doors_test.py: program doors (doors.fpo) from Python: two runs against NumPy bit for bit, and the
-exceptions for arrays that cannot be its fields. Prints 'python doors: OK'."""
+exceptions for arrays that cannot be its fields. Prints 'python doors: OK'. With --device, the
+arrays are CUDA arrays (__cuda_array_interface__) over NumPy's memory, for a build whose CUDA
+back end is emulated (its device memory is host memory): the program runs on the CUDA back
+end, and CUDA arrays that cannot be fields are refused (prints 'python doors (CUDA arrays):
+OK')."""
+import sys
+
 import numpy as np
 
 import doors
+
+DEVICE = "--device" in sys.argv[1:]
+
+
+class CudaArray:
+    """A NumPy array's memory described by __cuda_array_interface__ (version 3), as CuPy,
+    Numba and PyTorch describe theirs; `strides` None says C order, as theirs may."""
+
+    def __init__(self, a, strides=True, readonly=False):
+        self.a, self.strides, self.readonly = a, strides, readonly
+
+    @property
+    def __cuda_array_interface__(self):
+        return {"shape": self.a.shape, "typestr": self.a.dtype.str, "version": 3,
+                "data": (self.a.ctypes.data, self.readonly),
+                "strides": self.a.strides if self.strides else None, "stream": None}
+
+
+def fields(a):
+    """The arrays as the program takes them: CUDA arrays with --device."""
+    return {n: CudaArray(x) for n, x in a.items()} if DEVICE else a
 
 NX, NY, NZ = 7, 5, 3          # compute domain; one halo point around I and J
 rng = np.random.default_rng(1)
@@ -25,21 +52,24 @@ def expect(a, w, c):
 
 
 a = arrays()
-with doors.Program(doors.domain(NX, NY, NZ), a, origin=(1, 1, 0)) as p:
+with doors.Program(doors.domain(NX, NY, NZ), fields(a), origin=(1, 1, 0)) as p:
     for w, c in ((0.25, 3), (-1.5, -7)):          # opened once, run twice
         p.run(w, c)
+        p.wait()
         out, m = expect(a, w, c)
         assert np.array_equal(a["out"][1:-1, 1:-1], out), "out differs from NumPy's"
         assert np.array_equal(a["m"][1:-1, 1:-1], m), "m differs from NumPy's"
     assert p.variant == "all" and p.memory()["threads"] >= 1
+    assert p.backend == ("cuda" if DEVICE else "c"), p.backend
+    assert p.stream is None   # the C back end's, and an emulated CUDA back end's
 
 
-def refused(kind, param, words, **change):
+def refused(kind, param, words, backend=None, **change):
     """Opening with the arrays `change` replaces raises `kind`, naming `param` and `words`."""
-    bad = arrays()
+    bad = fields(arrays())
     bad.update(change)
     try:
-        doors.Program(doors.domain(NX, NY, NZ), bad, origin=(1, 1, 0))
+        doors.Program(doors.domain(NX, NY, NZ), bad, origin=(1, 1, 0), backend=backend)
     except kind as e:
         assert e.param == param and "'%s'" % param in str(e), (param, str(e))
         assert all(w in str(e) for w in words), (words, str(e))
@@ -48,13 +78,31 @@ def refused(kind, param, words, **change):
 
 
 good = arrays()
+if DEVICE:
+    cuda = CudaArray
+    refused(doors.FieldError, "q", ["dtype float32", "float64"],
+            q=cuda(good["q"].astype(np.float32)))
+    refused(doors.FieldError, "area", ["3 dimensions", "takes 2"], area=cuda(good["q"]))
+    refused(doors.FieldError, "q", ["C order"], q=cuda(np.ascontiguousarray(good["q"])))
+    refused(doors.FieldError, "q", ["C order"],
+            q=cuda(np.ascontiguousarray(good["q"]), strides=False))
+    refused(doors.FieldError, "out", ["not contiguous"],
+            out=cuda(np.zeros((2 * (NX + 2), NY + 2, NZ), order="F")[::2]))
+    refused(doors.FieldError, "m", ["read-only"], m=cuda(good["m"], readonly=True))
+    refused(doors.Error, "q", ["'q' is in host memory", "CUDA back end"], q=good["q"])
+    refused(doors.Error, "q", ["'q' is in device memory", "C back end"], backend="c")
+    refused(doors.Error, "q", [], q=cuda(np.zeros((NX + 1, NY + 2, NZ), order="F")))
+    # a 1D array in C order (strides None) is in Fortran order too
+    assert doors._field("wk", "f64", "K", CudaArray(good["wk"], strides=False), (0, 0, 0)).space
+    print("python doors (CUDA arrays): OK")
+    sys.exit(0)
 refused(doors.FieldError, "q", ["dtype float32", "float64"], q=good["q"].astype(np.float32))
 refused(doors.FieldError, "n", ["dtype int64"], n=good["n"].astype(np.int64))
 refused(doors.FieldError, "area", ["3 dimensions", "takes 2"], area=good["q"])
 refused(doors.FieldError, "q", ["C order"], q=np.ascontiguousarray(good["q"]))
 refused(doors.FieldError, "out", ["not contiguous"],
         out=np.zeros((2 * (NX + 2), NY + 2, NZ), order="F")[::2])
-refused(doors.FieldError, "wk", ["not a NumPy array"], wk=[1.0] * NZ)
+refused(doors.FieldError, "wk", ["not a NumPy array or a CUDA array"], wk=[1.0] * NZ)
 refused(doors.Error, "q", [], q=np.zeros((NX + 1, NY + 2, NZ), order="F"))   # open's check
 bad = arrays()
 del bad["m"]
