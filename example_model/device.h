@@ -7,9 +7,15 @@
 
 #include <stddef.h>
 
+#include <mpi.h>
+
 #include "em.h"
 
-em_status em_dev_ready(em_error *err);   /* refuses where no device can be used */
+/* Collective over comm: each rank takes a device of its node, rank r of the node's ranks
+ * device r mod (the devices it sees: CUDA_VISIBLE_DEVICES may narrow them), before its
+ * arrays are allocated and its program opened; `where` says which, for rank 0 to print.
+ * Refuses where no device can be used. */
+em_status em_dev_ready(MPI_Comm comm, char *where, size_t size, em_error *err);
 em_status em_dev_alloc(void **dev, size_t bytes, em_error *err);
 em_status em_dev_put(void *dev, const void *host, size_t bytes, em_error *err);
 em_status em_dev_get(void *host, const void *dev, size_t bytes, em_error *err);

@@ -12,14 +12,28 @@ static em_status cuda_fail(em_error *err, const char *what, cudaError_t e) {
     return EM_EINVAL;
 }
 
-em_status em_dev_ready(em_error *err) {
-    int n = 0;
+em_status em_dev_ready(MPI_Comm comm, char *where, size_t size, em_error *err) {
+    int n = 0, local = 0, nlocal = 1;
+    MPI_Comm node;
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+        MPI_SUCCESS) {
+        MPI_Comm_rank(node, &local);
+        MPI_Comm_size(node, &nlocal);
+        MPI_Comm_free(&node);
+    }
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess || n == 0) {
         snprintf(err->msg, sizeof err->msg, "the CUDA back end needs a CUDA device, "
                  "and none can be used here (%s)", e != cudaSuccess ? cudaGetErrorString(e) : "no device");
         return EM_EINVAL;
     }
+    struct cudaDeviceProp prop;
+    if ((e = cudaSetDevice(local % n)) != cudaSuccess ||
+        (e = cudaGetDeviceProperties(&prop, local % n)) != cudaSuccess)
+        return cuda_fail(err, "cudaSetDevice", e);
+    snprintf(where, size, "%d rank%s on this node over %d device%s (%s), node rank r on "
+             "device r mod %d", nlocal, nlocal == 1 ? "" : "s", n, n == 1 ? "" : "s",
+             prop.name, n);
     return EM_OK;
 }
 

@@ -7,8 +7,9 @@
 
 #include "device.h"
 
-em_status em_dev_ready(em_error *err) {
-    (void)err;
+em_status em_dev_ready(MPI_Comm comm, char *where, size_t size, em_error *err) {
+    (void)comm, (void)err;
+    snprintf(where, size, "none (emulated: device memory is host memory)");
     return EM_OK;
 }
 

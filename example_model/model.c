@@ -24,7 +24,7 @@ static void host_arrays(em_model *m, double *a[9], int is3[9]) {
 static em_status to_device(em_model *m, em_error *err) {
     double *a[9];
     int is3[9];
-    em_status st = em_dev_ready(err);
+    em_status st = em_dev_ready(m->d.comm, m->devices, sizeof m->devices, err);
     host_arrays(m, a, is3);
     for (int x = 0; x < 9 && !st; x++) {
         size_t bytes = m->np * (is3[x] ? (size_t)m->nz : 1) * sizeof(double);

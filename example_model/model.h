@@ -23,6 +23,7 @@ typedef struct em_model {
     int on_device;                      /* em_step runs on the CUDA back end (model.c) */
     double *dev[9];                     /* then its fields' copies in device memory: q, crx,
                                          * cry, xfx, yfx, area, rarea, dxa, dya */
+    char devices[160];                  /* and which devices the node's ranks took (device.h) */
 } em_model;
 
 /* Set up this rank of comm (6 L^2 ranks, layout L x L): grid, the bell on every level, the

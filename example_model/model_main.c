@@ -337,6 +337,7 @@ static int run(const opts *o, int rank) {
                "steps=%d dt=%.1fs days=%g\nbackend: %s\n", o->n, m.nz, m.d.size, m.d.layout_x,
                m.d.layout_y, m.g.nx, m.g.ny, EM_MODEL_HORD, o->steps, dt, o->days,
                em_model_backend(&m));
+    if (rank == 0 && m.on_device) printf("devices: %s\n", m.devices);
     if ((rc = resume(&m, o, rank, dt, &s0))) return em_model_free(&m), rc;
     MPI_Barrier(m.d.comm);
     double t0 = now();

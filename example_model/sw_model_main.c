@@ -303,7 +303,8 @@ int main(int argc, char **argv) {
 
     /* on the CUDA back end every rank copies its arrays to device memory, or all stop */
     r.on_device = backend && !strcmp(backend, "cuda");
-    if (r.on_device) r.dev_st = em_dev_ready(&r.dev_err);
+    char devices[160] = "";
+    if (r.on_device) r.dev_st = em_dev_ready(r.d.comm, devices, sizeof devices, &r.dev_err);
     sw_step_fields f = fields(&r);
     int first = r.dev_st != EM_OK ? me : INT_MAX, any_bad;   /* the lowest failing rank says why */
     MPI_Allreduce(&first, &any_bad, 1, MPI_INT, MPI_MIN, r.d.comm);
@@ -318,6 +319,7 @@ int main(int argc, char **argv) {
     sw_step *p = NULL;
     int st = sw_step_open_with(&p, &dom, &f, &opt, &ferr);
     if (!st && !me) printf("backend: %s\n", sw_step_backend(p));
+    if (!st && !me && r.on_device) printf("devices: %s\n", devices);
     double inv0[EM_SW_NINV], inv[EM_SW_NINV];
     invariants(&r, inv0);
     sw_out out;

@@ -129,6 +129,12 @@ elseif(MODE STREQUAL "layouts")
         if(NOT be STREQUAL "-" AND NOT out MATCHES "\nbackend: ${be}")
           message(FATAL_ERROR "model_check: ${exe} -b ${be} on ${np} ranks did not run ${be}")
         endif()
+        # on the CUDA back end each rank takes a device of its node (all ranks on this one)
+        if(be STREQUAL "cuda" AND NOT out MATCHES
+           "\ndevices: (none \\(emulated|${np} ranks on this node over [0-9]+ devices?)")
+          message(FATAL_ERROR "model_check: ${exe} -b cuda on ${np} ranks did not say that "
+                              "its ${np} ranks took the node's devices:\n${out}")
+        endif()
         if(NOT out MATCHES "h fingerprint ([0-9a-f]+)")
           message(FATAL_ERROR "model_check: no fingerprint from ${exe} ${beargs} on ${np} ranks")
         endif()

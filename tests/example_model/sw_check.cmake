@@ -76,6 +76,11 @@ elseif(MODE STREQUAL "same")
       if(BACKEND AND NOT out MATCHES "backend: ${BACKEND}")
         message(FATAL_ERROR "sw_check: ${exe} on ${np} ranks did not run on the ${BACKEND} back end")
       endif()
+      if(BACKEND STREQUAL "cuda" AND NOT out MATCHES
+         "devices: (none \\(emulated|${np} ranks on this node over [0-9]+ devices?)")
+        message(FATAL_ERROR "sw_check: ${exe} on ${np} ranks did not say that its ranks took "
+                            "the node's devices")
+      endif()
       sw_fingerprint("${out}" "${exe} on ${np} ranks" fp)
       if(NOT fp STREQUAL want)
         message(FATAL_ERROR "sw_check: ${exe} on ${np} ranks: fingerprint ${fp}, the reference's ${want}")
