@@ -6,23 +6,46 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct fpo_cuda {
-    cudaStream_t stream;
-    int own;                   /* the stream is the program's (else the caller's) */
-    int dev;                   /* the device current at open: the program's */
-    void *pool;
+/* The graphs captured on one binding of a program's fields. */
+typedef struct fpo_graphs {
     cudaGraphExec_t exec;      /* the last run, captured; NULL: none */
     unsigned char key[FPO_CUDA_KEY];   /* run's scalar arguments the graphs were captured for */
     size_t nkey;
     int keyed;                 /* stretches: key holds them (0: none yet, or too many bytes) */
     cudaGraphExec_t stretch[FPO_CUDA_STRETCHES];   /* a run's stretches, captured; NULL: none */
     unsigned char failed[FPO_CUDA_STRETCHES];      /* its capture failed: launched plainly */
+} fpo_graphs;
+
+struct fpo_cuda {
+    cudaStream_t stream;
+    int own;                   /* the stream is the program's (else the caller's) */
+    int dev;                   /* the device current at open: the program's */
+    void *pool;
+    fpo_graphs set[FPO_CUDA_BINDINGS];    /* the graphs of each binding kept ... */
+    fpo_cuda_slot slot[FPO_CUDA_BINDINGS];   /* ... of these fields */
+    fpo_graphs *g;             /* the current binding's; NULL: none kept (launched plainly) */
+    unsigned long long binds;  /* bind's clock */
     int capturing;             /* the stretch being captured, plus one (0: none) */
     cudaError_t first;         /* the first failed launch since the last status */
     const char *what;
     unsigned long long *found; /* --instrument: fpo_cuda_find's answer on the device */
     void *record;              /* --instrument bounds: the kernels' record, the pool's end */
 };
+
+/* Destroy the graphs of a binding. */
+static void forget(fpo_graphs *g) {
+    if (g->exec)
+        cudaGraphExecDestroy(g->exec);
+    g->exec = NULL;
+    g->nkey = 0;
+    for (int s = 0; s < FPO_CUDA_STRETCHES; s++) {
+        if (g->stretch[s])
+            cudaGraphExecDestroy(g->stretch[s]);
+        g->stretch[s] = NULL;
+        g->failed[s] = 0;
+    }
+    g->keyed = 0;
+}
 
 extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared,
                                      void *stream, fpo_error *err) {
@@ -77,7 +100,9 @@ extern "C" void fpo_cuda_close(fpo_cuda *c) {
         return;
     int entered = fpo_cuda_enter(c);
     cudaStreamSynchronize(c->stream);
-    fpo_cuda_forget(c);
+    for (int b = 0; b < FPO_CUDA_BINDINGS; b++)
+        forget(&c->set[b]);
+    fpo_cuda_bindings_free(c->slot, FPO_CUDA_BINDINGS);
     cudaFree(c->pool);
     cudaFree(c->found);
     if (c->own)
@@ -162,17 +187,36 @@ extern "C" int fpo_cuda_device_memory(const fpo_cuda *c) {
     return 1;
 }
 
+extern "C" void fpo_cuda_bind(fpo_cuda *c, const void *fields, size_t n) {
+    int evicted = 0;
+    int b = fpo_cuda_binding(c->slot, FPO_CUDA_BINDINGS, fields, n, ++c->binds, &evicted);
+    if (evicted || !c->slot[b].fields)
+        forget(&c->set[b]);   /* (its graphs hold another binding's fields) */
+    c->g = c->slot[b].fields ? &c->set[b] : NULL;
+}
+
+extern "C" int fpo_cuda_graphs(const fpo_cuda *c) {
+    int n = 0;
+    for (int b = 0; b < FPO_CUDA_BINDINGS; b++) {
+        n += c->set[b].exec != NULL;
+        for (int s = 0; s < FPO_CUDA_STRETCHES; s++)
+            n += c->set[b].stretch[s] != NULL;
+    }
+    return n;
+}
+
 extern "C" int fpo_cuda_replay(fpo_cuda *c, const void *key, size_t n) {
-    if (!c->exec || n != c->nkey || memcmp(key, c->key, n) || !capturable(c))
+    fpo_graphs *g = c->g;
+    if (!g || !g->exec || n != g->nkey || memcmp(key, g->key, n) || !capturable(c))
         return 0;
-    cudaError_t e = cudaGraphLaunch(c->exec, c->stream);
+    cudaError_t e = cudaGraphLaunch(g->exec, c->stream);
     if (e != cudaSuccess && c->first == cudaSuccess)
         c->first = e, c->what = "the run's CUDA graph";
     return 1;
 }
 
 extern "C" int fpo_cuda_capture(fpo_cuda *c) {
-    if (!capturable(c))
+    if (!c->g || !capturable(c))
         return 0;
     if (cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
         cudaGetLastError();   /* (the legacy default stream, say: launched plainly) */
@@ -204,59 +248,48 @@ extern "C" int fpo_cuda_captured(fpo_cuda *c, const void *key, size_t n) {
     cudaGraphExec_t exec = end_capture(c);
     if (!exec)
         return 0;
-    fpo_cuda_forget(c);
-    c->exec = exec;
+    fpo_graphs *g = c->g;   /* (not NULL: fpo_cuda_capture began the capture) */
+    forget(g);
+    g->exec = exec;
     if (n <= FPO_CUDA_KEY) {
-        memcpy(c->key, key, n);
-        c->nkey = n;
+        memcpy(g->key, key, n);
+        g->nkey = n;
     }
-    cudaError_t e = cudaGraphLaunch(c->exec, c->stream);
+    cudaError_t e = cudaGraphLaunch(g->exec, c->stream);
     if (e != cudaSuccess)
         c->first = e, c->what = "the run's CUDA graph";
     if (n > FPO_CUDA_KEY)
-        fpo_cuda_forget(c);   /* too many arguments to compare: captured again each run */
+        forget(g);   /* too many arguments to compare: captured again each run */
     return 1;
 }
 
-extern "C" void fpo_cuda_forget(fpo_cuda *c) {
-    if (c->exec)
-        cudaGraphExecDestroy(c->exec);
-    c->exec = NULL;
-    c->nkey = 0;
-    for (int s = 0; s < FPO_CUDA_STRETCHES; s++) {
-        if (c->stretch[s])
-            cudaGraphExecDestroy(c->stretch[s]);
-        c->stretch[s] = NULL;
-        c->failed[s] = 0;
-    }
-    c->keyed = 0;
-}
-
 extern "C" void fpo_cuda_stretches(fpo_cuda *c, const void *key, size_t n) {
-    if (c->keyed && n == c->nkey && !memcmp(key, c->key, n))
+    fpo_graphs *g = c->g;
+    if (!g || (g->keyed && n == g->nkey && !memcmp(key, g->key, n)))
         return;
-    fpo_cuda_forget(c);   /* other scalars: the stretches are captured again */
+    forget(g);   /* other scalars: the stretches are captured again */
     if (n <= FPO_CUDA_KEY) {
-        memcpy(c->key, key, n);
-        c->nkey = n;
-        c->keyed = 1;
+        memcpy(g->key, key, n);
+        g->nkey = n;
+        g->keyed = 1;
     }
 }
 
 static const char *const stretch_what = "a CUDA graph of the run's kernels between exchanges";
 
 extern "C" int fpo_cuda_stretch(fpo_cuda *c, int s) {
-    if (s < 0 || s >= FPO_CUDA_STRETCHES || !c->keyed || c->failed[s] || !capturable(c))
+    fpo_graphs *g = c->g;
+    if (s < 0 || s >= FPO_CUDA_STRETCHES || !g || !g->keyed || g->failed[s] || !capturable(c))
         return 0;
-    if (c->stretch[s]) {
-        cudaError_t e = cudaGraphLaunch(c->stretch[s], c->stream);
+    if (g->stretch[s]) {
+        cudaError_t e = cudaGraphLaunch(g->stretch[s], c->stream);
         if (e != cudaSuccess && c->first == cudaSuccess)
             c->first = e, c->what = stretch_what;
         return 1;
     }
     if (cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
         cudaGetLastError();
-        c->failed[s] = 1;
+        g->failed[s] = 1;
         return 0;
     }
     c->capturing = s + 1;
@@ -269,10 +302,10 @@ extern "C" int fpo_cuda_stretch_end(fpo_cuda *c, int s) {
     c->capturing = 0;
     cudaGraphExec_t exec = end_capture(c);
     if (!exec) {
-        c->failed[s] = 1;
+        c->g->failed[s] = 1;
         return 0;
     }
-    c->stretch[s] = exec;
+    c->g->stretch[s] = exec;
     cudaError_t e = cudaGraphLaunch(exec, c->stream);
     if (e != cudaSuccess && c->first == cudaSuccess)
         c->first = e, c->what = stretch_what;
@@ -298,7 +331,9 @@ extern "C" fpo_status fpo_cuda_wait(fpo_cuda *c, const char *program, fpo_error 
     fpo_status st = fpo_cuda_status(c, program, err);
     if (st)
         return st;
+    int entered = fpo_cuda_enter(c);
     cudaError_t e = cudaStreamSynchronize(c->stream);
+    fpo_cuda_leave(c, entered);
     if (e != cudaSuccess)
         return fpo_fail(err, FPO_ECHECK, "%s_wait: the run failed on the device: %s", program,
                         cudaGetErrorString(e));

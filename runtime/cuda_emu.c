@@ -84,7 +84,12 @@ int fpo_cuda_captured(fpo_cuda *c, const void *key, size_t n) {
     return 0;
 }
 
-void fpo_cuda_forget(fpo_cuda *c) { (void)c; }
+void fpo_cuda_bind(fpo_cuda *c, const void *fields, size_t n) { (void)c, (void)fields, (void)n; }
+
+int fpo_cuda_graphs(const fpo_cuda *c) {
+    (void)c;
+    return 0;
+}
 
 void fpo_cuda_stretches(fpo_cuda *c, const void *key, size_t n) { (void)c, (void)key, (void)n; }
 

@@ -48,7 +48,8 @@ module fpo
   type, bind(C) :: fpo_memory
     integer(c_size_t) :: pool_bytes = 0, unfused_bytes = 0, array_bytes = 0, plane_bytes = 0, &
         strip_bytes = 0
-    integer(c_int) :: arrays = 0, planes = 0, scalars = 0, strips = 0, threads = 0, streamed = 0
+    integer(c_int) :: arrays = 0, planes = 0, scalars = 0, strips = 0, threads = 0, streamed = 0, &
+        graphs = 0
   end type fpo_memory
 
   ! fpo_field_of(a, is, js [, ks]) for 3D arrays, (a, is, js) for 2D (IJ), (a [, ks]) for 1D

@@ -61,8 +61,28 @@ int fpo_cuda_device_memory(const fpo_cuda *c);
 int fpo_cuda_replay(fpo_cuda *c, const void *key, size_t n);
 int fpo_cuda_capture(fpo_cuda *c);
 int fpo_cuda_captured(fpo_cuda *c, const void *key, size_t n);
-/* Forget the graphs (bind gave other fields). */
-void fpo_cuda_forget(fpo_cuda *c);
+/* The graphs are kept for each binding of the program's fields (`fields`, the n bytes of its
+ * fields struct, given by open and each bind), up to FPO_CUDA_BINDINGS of them: a run after a
+ * bind replays the graphs captured on those fields before (double buffering, two bindings
+ * taking turns, captures twice in all); a further binding takes the place of the one used
+ * longest ago, whose graphs are forgotten. */
+enum { FPO_CUDA_BINDINGS = 4 };
+void fpo_cuda_bind(fpo_cuda *c, const void *fields, size_t n);
+/* How many graphs the program holds (0 in the emulated build, which captures nothing). */
+int fpo_cuda_graphs(const fpo_cuda *c);
+
+/* A binding's bytes, and when it was last bound (bindings.c). */
+typedef struct fpo_cuda_slot {
+    unsigned char *fields;   /* NULL: empty */
+    size_t n;
+    unsigned long long used;
+} fpo_cuda_slot;
+/* The slot of `fields` (n bytes) among `slots`: the one holding the same bytes, else an empty
+ * one, else the one used longest ago (*evicted = 1: the graphs it held are to be forgotten);
+ * it then holds the bytes (or stays empty where they could not be copied) and `now`. */
+int fpo_cuda_binding(fpo_cuda_slot *slots, int nslots, const void *fields, size_t n,
+                     unsigned long long now, int *evicted);
+void fpo_cuda_bindings_free(fpo_cuda_slot *slots, int nslots);
 
 /* A run with halo exchanges or host callbacks (MPI or the host takes part in it) captures
  * each stretch of kernels between them that is not inside a loop or an `if` as a graph of its

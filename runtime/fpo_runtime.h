@@ -177,6 +177,8 @@ typedef struct fpo_memory {
     int streamed;           /* arrays (fields or temporaries) whose rows a group writes past
                              * the caches (fpo-gen's pass stream; open decides by their size,
                              * FPO_STREAM overrides: fpo_stream_worth) */
+    int graphs;             /* CUDA back end: the graphs of runs it keeps to replay, over the
+                             * bindings of its fields it keeps them for (0 on the C back end) */
 } fpo_memory;
 
 #ifdef __cplusplus

@@ -1,11 +1,13 @@
 /* runtime_test.c: checks fpo_runtime: field layouts, dtypes, the open-time checks and their
- * messages, domains, aligned allocation and error formatting. */
+ * messages, domains, aligned allocation and error formatting; and which set of graphs a
+ * binding of a CUDA program's fields selects (runtime/bindings.c). */
 #define _POSIX_C_SOURCE 200809L   /* setenv */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fpo_cuda.h"
 #include "fpo_runtime.h"
 
 static int failures;
@@ -290,8 +292,39 @@ static void test_caches(void) {
     }
 }
 
+/* Bindings of fields (bytes) to the sets of graphs kept for them: the same bytes, the same set;
+ * two bindings taking turns keep their sets; a fifth takes the set used longest ago. */
+static void test_bindings(void) {
+    fpo_cuda_slot slot[FPO_CUDA_BINDINGS] = {{0}};
+    double a[3] = {1, 2, 3}, b[3] = {1, 2, 4}, c[2] = {1, 2};
+    unsigned long long now = 0;
+    int ev = -1;
+    int sa = fpo_cuda_binding(slot, FPO_CUDA_BINDINGS, a, sizeof a, ++now, &ev);
+    CHECK(sa == 0 && ev == 0);
+    int sb = fpo_cuda_binding(slot, FPO_CUDA_BINDINGS, b, sizeof b, ++now, &ev);
+    CHECK(sb == 1 && ev == 0);
+    for (int r = 0; r < 4; r++) {   /* double buffering: a, b, a, b, ... */
+        CHECK(fpo_cuda_binding(slot, FPO_CUDA_BINDINGS, a, sizeof a, ++now, &ev) == sa && !ev);
+        CHECK(fpo_cuda_binding(slot, FPO_CUDA_BINDINGS, b, sizeof b, ++now, &ev) == sb && !ev);
+    }
+    int sc = fpo_cuda_binding(slot, FPO_CUDA_BINDINGS, c, sizeof c, ++now, &ev);  /* fewer bytes */
+    CHECK(sc == 2 && ev == 0);
+    double d[3] = {5, 6, 7}, e[3] = {8, 9, 10};
+    CHECK(fpo_cuda_binding(slot, FPO_CUDA_BINDINGS, d, sizeof d, ++now, &ev) == 3 && !ev);
+    CHECK(fpo_cuda_binding(slot, FPO_CUDA_BINDINGS, b, sizeof b, ++now, &ev) == sb && !ev);
+    /* e: every set taken; a's was used longest ago (then c's, d's, b's) */
+    CHECK(fpo_cuda_binding(slot, FPO_CUDA_BINDINGS, e, sizeof e, ++now, &ev) == sa && ev == 1);
+    CHECK(fpo_cuda_binding(slot, FPO_CUDA_BINDINGS, a, sizeof a, ++now, &ev) == sc && ev == 1);
+    CHECK(fpo_cuda_binding(slot, FPO_CUDA_BINDINGS, e, sizeof e, ++now, &ev) == sa && !ev);
+    a[2] = 9;   /* other bytes at the same address: another binding */
+    CHECK(fpo_cuda_binding(slot, FPO_CUDA_BINDINGS, a, sizeof a, ++now, &ev) == 3 && ev == 1);
+    fpo_cuda_bindings_free(slot, FPO_CUDA_BINDINGS);
+    CHECK(!slot[0].fields && !slot[3].fields);
+}
+
 int main(void) {
     test_caches();
+    test_bindings();
     test_layout();
     test_field_check();
     test_domain();
