@@ -25,8 +25,10 @@ enum { CU_THREADS = 256 };
  * carved from dynamic shared memory that the launch asks for. A nest computes its part of the
  * tile widened by what later nests read of it: a segment is taken only while the points its
  * nests compute stay within CU_WORK times the tile's (each extra point is work the unfused
- * form does not do). */
-enum { CU_TX = 64, CU_TY = 32, CU_STATIC = 48 * 1024 };
+ * form does not do). The last column of a segment's tiles (not a fed kernel's, whose threads
+ * are the tile's columns) takes up to CU_SLACK columns more rather than leave them a column
+ * of tiles of their own: a box of faces, 193 wide at 192 cells, is 3 tiles, not 4. */
+enum { CU_TX = 64, CU_TY = 32, CU_STATIC = 48 * 1024, CU_SLACK = 8 };
 #define CU_WORK 1.5
 
 typedef struct Cu {
@@ -1159,6 +1161,8 @@ typedef struct Seg {
                          * kernel's: a level's nests write the other while a thread may still
                          * read the level before's) */
     bool *handed;       /* (two) per slot: a value the walks run inside read at their point */
+    int slack;          /* the columns the last column of tiles may take past CU_TX: CU_SLACK,
+                         * or 0 (a fed kernel's) */
 } Seg;
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -1208,7 +1212,7 @@ static bool reads_old(Acc *a) {
  * kernel's dynamic shared memory start at 16-byte offsets); tile_bytes: all its tiles' (two
  * where g->two). */
 static size_t tile_one(Seg *g, int x, int ty, DType dt) {
-    size_t b = (size_t)((CU_TX + g->sm[x].lo[0] + g->sm[x].hi[0]) *
+    size_t b = (size_t)((CU_TX + g->slack + g->sm[x].lo[0] + g->sm[x].hi[0]) *
                         (ty + g->sm[x].lo[1] + g->sm[x].hi[1])) *
                (dt == DT_F64 ? 8u : 4u);
     return (b + 15) / 16 * 16;
@@ -1254,7 +1258,7 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g, int nw) {
                fpo_new(sizeof(Margin) * (size_t)ns), fpo_new(sizeof(int) * (size_t)ns),
                fpo_new(sizeof(bool) * (size_t)ns), CU_TY, 0, fpo_new(sizeof(int) * (size_t)n),
                fpo_new(sizeof(Var *) * (size_t)(ns + 1)), nw > 0,
-               fpo_new(sizeof(bool) * (size_t)ns)};
+               fpo_new(sizeof(bool) * (size_t)ns), nw > 0 ? 0 : CU_SLACK};
     for (int i = 1; i < n; i++)
         if (!fpo_dbound_eq(u[i].box.lo[2], u[0].box.lo[2]) ||
             !fpo_dbound_eq(u[i].box.hi[2], u[0].box.hi[2]))
@@ -1427,7 +1431,7 @@ static void shared_tile(Buf *k, Buf *level, Seg *g, int x, DType dt, int *off) {
     if (!g->shared[x])
         return;
     Margin *m = &g->sm[x];
-    int64_t w = CU_TX + m->lo[0] + m->hi[0], h = g->ty + m->lo[1] + m->hi[1];
+    int64_t w = CU_TX + g->slack + m->lo[0] + m->hi[0], h = g->ty + m->lo[1] + m->hi[1];
     int64_t one = (int64_t)tile_one(g, x, g->ty, dt) / (dt == DT_F64 ? 8 : 4);
     int64_t all = g->two ? 2 * one : w * h;   /* elements (two tiles: each 16-byte aligned) */
     if (g->bytes > CU_STATIC) {   /* carved from the block's dynamic shared memory */
@@ -1609,8 +1613,14 @@ static void unit_range(Buf *nb, Seg *g, int i, const char *sfx) {
     Margin *m = &g->m[i];
     buf_printf(nb, "        const int fpo_a%s = fpo_ti0 - %lld > fpo_ib%d ? fpo_ti0 - %lld : fpo_ib%d;\n",
                sfx, (long long)m->lo[0], i, (long long)m->lo[0], i);
-    buf_printf(nb, "        const int fpo_b%s = fpo_ti0 + %lld < fpo_ie%d ? fpo_ti0 + %lld : fpo_ie%d;\n",
-               sfx, (long long)(CU_TX + m->hi[0]), i, (long long)(CU_TX + m->hi[0]), i);
+    if (g->slack)   /* (the tile's end: fpo_ti1, seg_tile_origin) */
+        buf_printf(nb, "        const int fpo_b%s = fpo_ti1 + %lld < fpo_ie%d ? fpo_ti1 + %lld : "
+                       "fpo_ie%d;\n",
+                   sfx, (long long)m->hi[0], i, (long long)m->hi[0], i);
+    else
+        buf_printf(nb, "        const int fpo_b%s = fpo_ti0 + %lld < fpo_ie%d ? fpo_ti0 + %lld : "
+                       "fpo_ie%d;\n",
+                   sfx, (long long)(CU_TX + m->hi[0]), i, (long long)(CU_TX + m->hi[0]), i);
     buf_printf(nb, "        const int fpo_c%s = fpo_tj0 - %lld > fpo_jb%d ? fpo_tj0 - %lld : fpo_jb%d;\n",
                sfx, (long long)m->lo[1], i, (long long)m->lo[1], i);
     buf_printf(nb, "        const int fpo_d%s = fpo_tj0 + %lld < fpo_je%d ? fpo_tj0 + %lld : fpo_je%d;\n",
@@ -1658,7 +1668,11 @@ static bool unit_point(Cu *c, Seg *g, int i, Buf *setup, Buf *point) {
                               "fpo_ssj%d];\n",
                        x, x, x, x);
     }
-    if (back.len)
+    if (back.len && g->slack)
+        buf_printf(point, "            if (i >= fpo_ti0 && i < fpo_ti1 && j >= fpo_tj0 && "
+                          "j < fpo_tj0 + %d) {   /* the tile's own point */\n%s            }\n",
+                   g->ty, back.s);
+    else if (back.len)
         buf_printf(point, "            if (i >= fpo_ti0 && i < fpo_ti0 + %d && j >= fpo_tj0 && "
                           "j < fpo_tj0 + %d) {   /* the tile's own point */\n%s            }\n",
                    CU_TX, g->ty, back.s);
@@ -1922,9 +1936,10 @@ static void seg_cover(Cu *c, Buf *b, Seg *g, int depth) {
 static void seg_launch(Cu *c, Buf *b, Seg *g, const char *name, const char *nk) {
     c->nlaunch++;
     const char *form = g->bytes > CU_STATIC ? "_SHARED" : c->threads != CU_THREADS ? "_N" : "";
-    buf_printf(b, "FPO_LAUNCH_TILES%s(fpo__cu, %s, %s, fpo_tiles_(fpo_i0, fpo_i1, %d), "
-                  "fpo_tiles_(fpo_j0, fpo_j1, %d), %s, %s(",
-               form, what(g->u[0].st, g->u[0].stage->loc), name, CU_TX, g->ty, nk,
+    const char *ntx = g->slack ? fpo_fmt("fpo_tiles_slack_(fpo_i0, fpo_i1, %d, %d)", CU_TX, g->slack)
+                               : fpo_fmt("fpo_tiles_(fpo_i0, fpo_i1, %d)", CU_TX);
+    buf_printf(b, "FPO_LAUNCH_TILES%s(fpo__cu, %s, %s, %s, fpo_tiles_(fpo_j0, fpo_j1, %d), %s, %s(",
+               form, what(g->u[0].st, g->u[0].stage->loc), name, ntx, g->ty, nk,
                g->bytes > CU_STATIC ? fpo_fmt("%d, %d, ", c->threads, g->bytes)
                : c->threads != CU_THREADS ? fpo_fmt("%d, ", c->threads)
                                           : "");
@@ -1959,11 +1974,16 @@ static void seg_kernel_open(Cu *c, Buf *k, const char *name) {
 }
 
 /* The block's tile of ty rows: its bounds and points in int (a level's offsets fit one:
- * fpo_field_check_offsets32). */
-static void seg_tile_origin(Buf *k, int ty) {
+ * fpo_field_check_offsets32); with `slack`, its end fpo_ti1 too, fpo_sx columns further in
+ * the last column of tiles (the launch's fpo_slack_). */
+static void seg_tile_origin(Buf *k, int ty, int slack) {
     buf_printf(k, "    const int fpo_ti0 = fpo_i0 + (int)blockIdx.x * %d, fpo_tj0 = fpo_j0 + "
                   "(int)blockIdx.y * %d;\n",
                CU_TX, ty);
+    if (slack)
+        buf_printf(k, "    const int fpo_ti1 = fpo_ti0 + %d + ((int)blockIdx.x + 1 == (int)gridDim.x ? "
+                      "fpo_sx : 0);   /* the tile's end */\n",
+                   CU_TX);
 }
 
 /* The segment's inputs at level `kp` (an expression of k), toward L2: each array a nest
@@ -1995,9 +2015,10 @@ static void seg_prefetch(Cu *c, Seg *g, const char *kp, const char *when, int de
         if (!read)
             continue;
         buf_printf(setup, "    const int fpo_pf%d = fpo_prefetch_point_(&fpo__f%d, %d, fpo_ti0 - %lld, "
-                          "fpo_ti0 + %lld, fpo_tj0 - %lld, fpo_tj0 + %lld, (int)threadIdx.x);   "
+                          "%s + %lld, fpo_tj0 - %lld, fpo_tj0 + %lld, (int)threadIdx.x);   "
                           "/* %s */\n",
-                   x, x, v->dt == DT_F64 ? 8 : 4, (long long)lo[0], (long long)(CU_TX + hi[0]),
+                   x, x, v->dt == DT_F64 ? 8 : 4, (long long)lo[0],
+                   g->slack ? "fpo_ti1" : "fpo_ti0", (long long)(hi[0] + (g->slack ? 0 : CU_TX)),
                    (long long)lo[1], (long long)(g->ty + hi[1]), v->name);
         ind(level, depth);
         buf_printf(level, "if (%sfpo_pf%d != INT_MIN && %s >= fpo__f%d.lo[2] && %s < "
@@ -2015,16 +2036,18 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     Buf kernel = {0}, *k = &kernel;   /* (appended to c->kernels where a nest runs) */
     int L = c->levels;   /* levels a block computes, in turn (--cuda-levels) */
     SegText t = seg_text(c, g, L > 1);
-    buf_printf(k, "\n/* %d nests of a fused group, tiles of %d x %d points:", g->n, CU_TX, g->ty);
+    buf_printf(k, "\n/* %d nests of a fused group, tiles of %d x %d points%s:", g->n, CU_TX, g->ty,
+               g->slack ? fpo_fmt(" (the last column's up to %d wide)", CU_TX + g->slack) : "");
     for (int i = 0; i < g->n; i++)
         buf_printf(k, "%s %s", i ? "," : "", g->u[i].st->name);
     buf_add(k, " */\n");
     seg_kernel_open(c, k, name);
     buf_addn(k, t.params.s, t.params.len);
     buf_printf(k, "const fpo_domain fpo__dom, unsigned fpo_edges, int fpo_i0, int fpo_j0, "
-                  "int64_t fpo_ka%s) {\n", L > 1 ? ", int64_t fpo_kz" : "");
+                  "%sint64_t fpo_ka%s) {\n", g->slack ? "int fpo_sx, " : "",
+               L > 1 ? ", int64_t fpo_kz" : "");
     region_vars(k, seg_regions(g));
-    seg_tile_origin(k, g->ty);
+    seg_tile_origin(k, g->ty, g->slack);
     if (L > 1)   /* the block's levels: L, or what is left of [fpo_ka, fpo_kz) */
         buf_printf(k, "    const int64_t fpo_k0 = fpo_ka + (int64_t)blockIdx.z * %d;\n"
                       "    const int fpo_nl = fpo_kz - fpo_k0 < %d ? (int)(fpo_kz - fpo_k0) : %d;\n",
@@ -2069,8 +2092,9 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
                            : fpo_fmt("(%s) - (%s)", kz, ka);
     seg_launch(c, b, g, name, nk);
     seg_args(c, b, g, t.touched);
-    buf_printf(b, "p->dom, p->edges, fpo_i0, fpo_j0, %s%s));\n", ka,
-               L > 1 ? fpo_fmt(", %s", kz) : "");
+    buf_printf(b, "p->dom, p->edges, fpo_i0, fpo_j0, %s%s%s));\n",
+               g->slack ? fpo_fmt("fpo_slack_(fpo_i0, fpo_i1, %d, %d), ", CU_TX, g->slack) : "",
+               ka, L > 1 ? fpo_fmt(", %s", kz) : "");
     ind(b, depth);
     buf_add(b, "}\n");
 }
@@ -2253,8 +2277,9 @@ static void plan_arrays(Cu *c) {
                 held[x] |= hold;
                 kept[x] &= hold || !touches;
                 Margin *m = seg && pc->seg.shared[x] ? &pc->seg.sm[x] : NULL;
-                if (m && CU_TX + m->lo[0] + m->hi[0] > c->tile_row)
-                    c->tile_row = (int)(CU_TX + m->lo[0] + m->hi[0]);
+                int slack = seg ? pc->seg.slack : 0;
+                if (m && CU_TX + slack + m->lo[0] + m->hi[0] > c->tile_row)
+                    c->tile_row = (int)(CU_TX + slack + m->lo[0] + m->hi[0]);
             }
         }
     }
@@ -2455,7 +2480,7 @@ static void emit_fed(Cu *c, Buf *b, Piece *p, int depth) {
     buf_add(kb, "const fpo_domain fpo__dom, unsigned fpo_edges, int fpo_i0, int fpo_j0, ");
     walks_bound_params(kb, k, nk, &wc);
     region_vars(kb, seg_regions(g) || fpo_c_has_region(ws));
-    seg_tile_origin(kb, ty);
+    seg_tile_origin(kb, ty, 0);
     buf_printf(kb, "    const int fpo_nt = FPO_TILE_THREADS_(%d);   /* blockDim.x */\n", c->threads);
     buf_addn(kb, t.slots.s, t.slots.len);
     Buf hv = {0};   /* the values handed over, at each level */

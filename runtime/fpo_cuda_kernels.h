@@ -217,6 +217,20 @@ static inline __attribute__((unused)) int64_t fpo_tiles_(int64_t lo, int64_t hi,
     return hi > lo ? (hi - lo + n - 1) / n : 1;
 }
 
+/* The columns past n that the last of the tiles of n points covering [lo, hi) from lo takes
+ * (a segment kernel's fpo_sx): the points left for a last tile of their own where they are at
+ * most `slack` and another tile is before them, else 0; fpo_tiles_slack_: the tiles then. */
+static inline __attribute__((unused)) int fpo_slack_(int64_t lo, int64_t hi, int n, int slack) {
+    int64_t t = fpo_tiles_(lo, hi, n);
+    int64_t rest = t > 1 ? hi - lo - (t - 1) * n : 0;
+    return rest > 0 && rest <= slack ? (int)rest : 0;
+}
+
+static inline __attribute__((unused)) int64_t fpo_tiles_slack_(int64_t lo, int64_t hi, int n,
+                                                               int slack) {
+    return fpo_tiles_(lo, hi, n) - (fpo_slack_(lo, hi, n, slack) > 0);
+}
+
 /* Launch `kern` with a thread per point of an ni x nj box (blocks of bx x by threads) on nk
  * levels (one level per block layer), or nothing when the box is empty. */
 #define FPO_LAUNCH(c, what, kern, ni, nj, nk, bx, by, args)                                   \

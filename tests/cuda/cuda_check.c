@@ -215,6 +215,9 @@ static int check_tp(int nx, int ny, int nz) {
     return 0;
 }
 
+/* The widest row of a segment kernel's shared tiles (in the first variant's .cu). */
+extern const int64_t chain_step__cuda_tile_row_;
+
 /* Open refuses fields in the other back end's memory. */
 static void check_refusals(void) {
     int nx = 8, ny = 8, nz = 4;
@@ -240,17 +243,21 @@ static void check_refusals(void) {
     else
         printf("refused: %s\n", err.msg);
     /* q has rows of 14 elements, but open counts every field's rows as at least the widest
-     * shared tile's (65 in the chain's segment): to j = 33,100,000 that passes 2^31 - 1
-     * elements from the level's origin, to 33,000,000 not (open reads no data) */
+     * shared tile's (chain_step__cuda_tile_row_: 65 in the chain's fed kernel, 73 in a segment
+     * kernel of its own, whose last column of tiles may be 8 wider): its farthest point, i =
+     * nx + 2 on the last row, is (rows - 1) * 65 + nx + 2 elements from the level's origin. One
+     * row more than the most that keep it within 2^31 - 1 is refused (open reads no data). */
     chain_step_fields all = {f3(a.dev, nx, ny, nz, FPO_DEVICE), f3(a.dev, nx, ny, nz, FPO_DEVICE),
                              f3(a.dev, nx, ny, nz, FPO_DEVICE), f3(a.dev, nx, ny, nz, FPO_DEVICE),
                              f3(a.dev, nx, ny, nz, FPO_DEVICE)};
-    for (int64_t rows = 33100000; rows >= 33000000; rows -= 100000) {
+    int64_t row = chain_step__cuda_tile_row_ > nx + 2 * H ? chain_step__cuda_tile_row_ : nx + 2 * H;
+    int64_t most = (INT32_MAX - (nx + H - 1)) / row + 1;   /* rows [-H, most) fit */
+    for (int64_t rows = most + 1; rows >= most; rows--) {
         all.q = fpo_field_on_device(fpo_field_3d(a.dev, FPO_F64, -H, nx + H, -H, rows, 0, nz));
         st = chain_step_open_with(&p, &dom, &all, &og, &err);
-        if (rows > 33000000 && (st != FPO_EINVAL || !strstr(err.msg, "32-bit offsets")))
+        if (rows > most && (st != FPO_EINVAL || !strstr(err.msg, "32-bit offsets")))
             FAIL("q to j = %lld: status %d, '%s'", (long long)rows, st, st ? err.msg : "");
-        else if (rows == 33000000 && st != FPO_OK)
+        else if (rows == most && st != FPO_OK)
             FAIL("q to j = %lld refused: '%s'", (long long)rows, err.msg);
         else
             printf("q to j = %lld: %s\n", (long long)rows, st ? err.msg : "taken");

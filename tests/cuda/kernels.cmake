@@ -18,6 +18,9 @@
 #   computations not one column group) two.
 # - prefetch: segments of several levels a block ask L2 for the next level's inputs.
 # - the walk's step in a fed kernel's last phase (fpo_own), where a level keeps a barrier.
+# - slack: the transport step's 3 segments let the last column of their tiles take up to 8
+#   columns more (fpo_tiles_slack_, the kernels' fpo_ti1); the chain's fed kernel, whose
+#   threads are its tile's columns, does not.
 file(REMOVE_RECURSE "${DIR}")
 function(gen out)
   execute_process(COMMAND "${GEN}" --backend c --backend cuda -o "${DIR}/${out}" ${ARGN}
@@ -143,6 +146,14 @@ if(NOT ahead4 EQUAL 15 OR NOT ahead1 EQUAL 0)
   message(FATAL_ERROR "tp_step: ${ahead4} arrays asked of L2 a level ahead with --cuda-levels 4, "
                       "${ahead1} with one level a block; expected 15 and 0")
 endif()
+count("${tp1}" "fpo_tiles_slack_\\(fpo_i0, fpo_i1, 64, 8\\)" slack_tp)
+count("${tp1}" "fpo_ti1 = fpo_ti0 \\+ 64 \\+ \\(\\(int\\)blockIdx.x \\+ 1 == \\(int\\)gridDim.x \\? fpo_sx" slack_k)
+count("${chain}" "fpo_tiles_slack_|fpo_ti1" slack_chain)
+if(NOT slack_tp EQUAL 3 OR NOT slack_k EQUAL 3 OR NOT slack_chain EQUAL 0)
+  message(FATAL_ERROR "tp_step: ${slack_tp} segment launches and ${slack_k} kernels with a wider "
+                      "last column of tiles, expected 3 and 3; the chain's fed kernel: "
+                      "${slack_chain} mentions, expected none")
+endif()
 
 gen(checked --instrument nan --program sw_step "${SRC}/example_model/sw/step.fpo")
 file(READ "${DIR}/checked/sw_step.interior.cu" checked)
@@ -164,5 +175,6 @@ endif()
 message(STATUS "kernels: sw_step 8 graphs, its damping plain; the chain one graph, 2 and 3 "
                "barriers, two of each shared tile, cx, cy and qd in registers, one kernel with "
                "its segment inside its walk; unfused 11 and 13 launches; tp_step's segments of 4 "
-               "levels ask L2 for 15 arrays a level ahead; the chain's and fed.fpo's walks in the last "
+               "levels ask L2 for 15 arrays a level ahead, its 3 segments' last column of tiles up to 8 "
+               "wider; the chain's and fed.fpo's walks in the last "
                "phase, fed_one.fpo's after a barrier")

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "fpo_cuda.h"
+#define FPO_CUDA_EMULATE 1   /* (the launch's tile counts: host code either way) */
+#include "fpo_cuda_kernels.h"
 #include "fpo_runtime.h"
 
 static int failures;
@@ -322,8 +324,25 @@ static void test_bindings(void) {
     CHECK(!slot[0].fields && !slot[3].fields);
 }
 
+/* A segment's tiles of 64 columns over [lo, hi), the last column of them up to 8 wider
+ * (fpo_tiles_slack_, fpo_slack_: emit_cuda.c's CU_SLACK). */
+static void test_tile_slack(void) {
+    static const struct { int64_t lo, hi, tiles, sx; } t[] = {
+        {0, 193, 3, 1},   /* 192 cells' faces */
+        {-3, 195, 3, 6},  /* 192 cells and a halo of 3 */
+        {0, 200, 3, 8},   {0, 201, 4, 0},   {0, 192, 3, 0},   {0, 65, 1, 1},
+        {0, 64, 1, 0},    {0, 7, 1, 0},     {0, 0, 1, 0},     {INT64_MAX, INT64_MIN, 0, 0},
+    };
+    for (size_t k = 0; k < sizeof t / sizeof *t; k++) {
+        CHECK(fpo_tiles_slack_(t[k].lo, t[k].hi, 64, 8) == t[k].tiles);
+        CHECK(fpo_slack_(t[k].lo, t[k].hi, 64, 8) == t[k].sx);
+        CHECK(fpo_slack_(t[k].lo, t[k].hi, 64, 0) == 0);
+    }
+}
+
 int main(void) {
     test_caches();
+    test_tile_slack();
     test_bindings();
     test_layout();
     test_field_check();
