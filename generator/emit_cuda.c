@@ -26,9 +26,10 @@ enum { CU_THREADS = 256 };
  * tile widened by what later nests read of it: a segment is taken only while the points its
  * nests compute stay within CU_WORK times the tile's (each extra point is work the unfused
  * form does not do). The last column of a segment's tiles (not a fed kernel's, whose threads
- * are the tile's columns) takes up to CU_SLACK columns more rather than leave them a column
- * of tiles of their own: a box of faces, 193 wide at 192 cells, is 3 tiles, not 4. */
-enum { CU_TX = 64, CU_TY = 32, CU_STATIC = 48 * 1024, CU_SLACK = 8 };
+ * are the tile's columns) takes up to --cuda-slack columns more (8 by default, at most
+ * CU_SLACK_MAX) rather than leave them a column of tiles of their own: a box of faces, 193
+ * wide at 192 cells, is 3 tiles, not 4. */
+enum { CU_TX = 64, CU_TY = 32, CU_STATIC = 48 * 1024, CU_SLACK_MAX = 32 };
 #define CU_WORK 1.5
 
 typedef struct Cu {
@@ -50,6 +51,7 @@ typedef struct Cu {
     int levels;        /* levels a thread of a nest kernel computes (--cuda-levels) */
     int threads;       /* a segment kernel's threads (--cuda-threads) */
     int rows;          /* the most rows of a segment kernel's tile (--cuda-rows) */
+    int slack;         /* the columns past CU_TX its last column of tiles may take (--cuda-slack) */
     int shared;        /* the most shared memory of a segment kernel's block, bytes
                         * (--cuda-shared) */
     int dyn_shared;    /* the most dynamic shared memory a segment kernel asks for (plan_arrays) */
@@ -1161,8 +1163,8 @@ typedef struct Seg {
                          * kernel's: a level's nests write the other while a thread may still
                          * read the level before's) */
     bool *handed;       /* (two) per slot: a value the walks run inside read at their point */
-    int slack;          /* the columns the last column of tiles may take past CU_TX: CU_SLACK,
-                         * or 0 (a fed kernel's) */
+    int slack;          /* the columns the last column of tiles may take past CU_TX: Cu's
+                         * slack, or 0 (a fed kernel's) */
 } Seg;
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -1258,7 +1260,7 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g, int nw) {
                fpo_new(sizeof(Margin) * (size_t)ns), fpo_new(sizeof(int) * (size_t)ns),
                fpo_new(sizeof(bool) * (size_t)ns), CU_TY, 0, fpo_new(sizeof(int) * (size_t)n),
                fpo_new(sizeof(Var *) * (size_t)(ns + 1)), nw > 0,
-               fpo_new(sizeof(bool) * (size_t)ns), nw > 0 ? 0 : CU_SLACK};
+               fpo_new(sizeof(bool) * (size_t)ns), nw > 0 ? 0 : c->slack};
     for (int i = 1; i < n; i++)
         if (!fpo_dbound_eq(u[i].box.lo[2], u[0].box.lo[2]) ||
             !fpo_dbound_eq(u[i].box.hi[2], u[0].box.hi[2]))
@@ -2588,7 +2590,8 @@ static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
             .threads = bd->cuda_threads ? bd->cuda_threads : CU_THREADS,
             .rows = bd->cuda_rows > 0 && bd->cuda_rows < CU_TY ? bd->cuda_rows : CU_TY,
             .shared = (bd->cuda_shared > 0 ? bd->cuda_shared : 48) * 1024,
-            .unroll = bd->cuda_unroll > 1 ? bd->cuda_unroll : 1, .fed = bd->cuda_fed};
+            .unroll = bd->cuda_unroll > 1 ? bd->cuda_unroll : 1, .fed = bd->cuda_fed,
+            .slack = bd->cuda_slack >= 0 && bd->cuda_slack <= CU_SLACK_MAX ? bd->cuda_slack : 8};
     plan_arrays(&c);
     return c;
 }

@@ -492,6 +492,8 @@ typedef struct Build {
     int cuda_shared;            /* the most shared memory of a CUDA segment kernel's block, KiB
                                  * (48: what a block has without asking) */
     bool cuda_fed;              /* a CUDA segment may run inside the walk after it (true) */
+    int cuda_slack;             /* the columns past 64 the last column of a CUDA segment's tiles
+                                 * may take (8) */
     char **backends;
     int nbackends;
     char **frontdoors;          /* languages besides C the program is called from: "fortran",

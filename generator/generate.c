@@ -65,6 +65,7 @@ int fpo_generate_memory(const char *path, const char *text, size_t len, Output *
         b.cuda_unroll = 1;
         b.cuda_rows = 16;
         b.cuda_shared = 48;
+        b.cuda_slack = 8;
         b.cuda_fed = true;
         char *layouts[] = {"1x1", "any"};
         for (int i = 0; i < 2; i++) {

@@ -38,6 +38,8 @@ static const char usage[] =
     "                       (default 16; 1, 2, 4, 8, 16 or 32)\n"
     "  --cuda-shared KB     the most shared memory a CUDA segment kernel's block takes, in KiB\n"
     "                       (default 48; 16 to 227: over 48 asks for it at launch)\n"
+    "  --cuda-slack N       the columns past 64 the last column of a CUDA segment kernel's tiles\n"
+    "                       may take (default 8; 0 to 32)\n"
     "  --cuda-fed on|off    a CUDA segment right before a column walk computed level by level\n"
     "                       inside the walk's kernel, where that gives the same bits (default on)\n"
     "  --plan FILE          write the outputs, inputs and build report (CMake syntax) and stop\n"
@@ -61,7 +63,8 @@ static const char usage[] =
 
 typedef struct Options {
     const char *program, *outdir, *backend, *plan, *depfile, *emit_ir, *from_ir, *layouts, *halo;
-    const char *cuda_nests, *cuda_levels, *cuda_threads, *cuda_unroll, *cuda_rows, *cuda_shared;
+    const char *cuda_nests, *cuda_levels, *cuda_threads, *cuda_unroll, *cuda_rows, *cuda_shared,
+        *cuda_slack;
     const char *cuda_fed;
     char **backends;
     int nbackends;
@@ -213,6 +216,8 @@ static int parse_args(int argc, char **argv, Options *o) {
             slot = &o->cuda_rows;
         else if (!strcmp(a, "--cuda-shared"))
             slot = &o->cuda_shared;
+        else if (!strcmp(a, "--cuda-slack"))
+            slot = &o->cuda_slack;
         else if (!strcmp(a, "--cuda-fed"))
             slot = &o->cuda_fed;
         else if (!strcmp(a, "--plan"))
@@ -396,6 +401,7 @@ static int build_options(Options *o, Build *b) {
     b->cuda_unroll = 1;
     b->cuda_rows = 16;
     b->cuda_shared = 48;
+    b->cuda_slack = 8;
     b->cuda_fed = true;
     if (o->cuda_fed) {   /* (on / off as CMake spells them too) */
         if (!strcasecmp(o->cuda_fed, "off"))
@@ -407,7 +413,8 @@ static int build_options(Options *o, Build *b) {
         count_option(o->cuda_levels, "--cuda-levels", 1, 16, 1, &b->cuda_levels) ||
         count_option(o->cuda_threads, "--cuda-threads", 64, 1024, 32, &b->cuda_threads) ||
         count_option(o->cuda_unroll, "--cuda-unroll", 1, 16, 1, &b->cuda_unroll) ||
-        count_option(o->cuda_shared, "--cuda-shared", 16, 227, 1, &b->cuda_shared))
+        count_option(o->cuda_shared, "--cuda-shared", 16, 227, 1, &b->cuda_shared) ||
+        count_option(o->cuda_slack, "--cuda-slack", 0, 32, 1, &b->cuda_slack))
         return 2;
     if (o->cuda_rows) {   /* the tile's rows halve from the most (emit_cuda's plan_segment) */
         char *end;
