@@ -6,7 +6,8 @@
 #
 #   tests/gpu/run-on-device.sh --stage build/default [SWEEP_BUILD...]
 #                                   # here: fills .gpu/ (ignored by git); the sweep's benchmarks
-#                                   # from each SWEEP_BUILD (other build folders) when given
+#                                   # from each SWEEP_BUILD (other build folders) when given,
+#                                   # those of the shapes its CMakeCache names
 #   tests/gpu/run-on-device.sh                          # there: runs everything in .gpu/
 #   ninja -C B $(tests/gpu/run-on-device.sh --targets B) # here: builds in B only what --stage
 #                                   # takes from it (its sweep's benchmarks too)
@@ -39,12 +40,17 @@ stage_bins="tests/cuda/cuda_check_gpu tests/cuda/builtins_check_gpu tests/cuda/f
     tests/optimizer/opt_checks_cuda_run_neg tests/optimizer/opt_checks_cuda_run_trace
     tests/optimizer/opt_kcheck_cuda_gpu_run_fused tests/optimizer/opt_kcheck_cuda_gpu_run_unfused
     tests/halo/halo_test_cuda"
+# The sweep's benchmarks build $1 is configured for (FPO_CUDA_SWEEP=ON: one per tag of its
+# FPO_CUDA_SWEEP_SHAPES), one name a line: those of other shapes left in it are stale.
+sweep_benches() {
+    local shapes
+    shapes=$(sed -n 's/^FPO_CUDA_SWEEP:BOOL=ON$/on/p' "$1/CMakeCache.txt")
+    [ -z "$shapes" ] || sed -n 's/^FPO_CUDA_SWEEP_SHAPES:STRING=//p' "$1/CMakeCache.txt" |
+        tr ';' '\n' | sed 's/|.*//; s/^/fpo_cuda_bench_/'
+}
 if [ "${1:-}" = "--targets" ]; then   # the ninja targets of --stage's programs in build $2
-    shapes=$(sed -n 's/^FPO_CUDA_SWEEP:BOOL=ON$/on/p' "${2:?usage: --targets BUILD_DIR}/CMakeCache.txt")
-    [ -z "$shapes" ] || shapes=$(sed -n 's/^FPO_CUDA_SWEEP_SHAPES:STRING=//p' "$2/CMakeCache.txt" |
-                                  tr ';' '\n' | sed 's/|.*//; s/^/fpo_cuda_bench_/')
     for b in $stage_bins; do printf '%s\n' "${b##*/}"; done
-    printf '%s\n' $shapes
+    sweep_benches "${2:?usage: --targets BUILD_DIR}"
     exit 0
 fi
 if [ "${1:-}" = "--stage" ]; then
@@ -58,7 +64,9 @@ if [ "${1:-}" = "--stage" ]; then
         bins+=("$build/$b")
     done
     for sweep in "${sweeps[@]}"; do
-        bins+=("$sweep"/tests/cuda/fpo_cuda_bench_*)
+        for t in $(sweep_benches "$sweep"); do
+            bins+=("$sweep/tests/cuda/$t")
+        done
     done
     for f in "${bins[@]}"; do
         [ -x "$f" ] && [ -f "$f" ] && strip "$f" -o ".gpu/rt/bin/${f##*/}"

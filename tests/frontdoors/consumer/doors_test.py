@@ -92,6 +92,22 @@ if DEVICE:
     refused(doors.Error, "q", ["'q' is in host memory", "CUDA back end"], q=good["q"])
     refused(doors.Error, "q", ["'q' is in device memory", "C back end"], backend="c")
     refused(doors.Error, "q", [], q=cuda(np.zeros((NX + 1, NY + 2, NZ), order="F")))
+    # streams: CuPy's (.ptr), PyTorch's (.cuda_stream), Numba's (.handle, a c_void_p), an
+    # integer; anything else refused before open
+    import ctypes
+    cupy_s, torch_s, numba_s = (type("S", (), {k: v}) for k, v in
+                                (("ptr", 4096), ("cuda_stream", 8192),
+                                 ("handle", ctypes.c_void_p(12288))))
+    assert [doors._stream_handle(s) for s in (cupy_s, torch_s, numba_s, 7, None)] == \
+        [4096, 8192, 12288, 7, None]
+    try:
+        doors.Program(doors.domain(NX, NY, NZ), fields(arrays()), origin=(1, 1, 0), stream="s0")
+        raise AssertionError("a string taken as a stream")
+    except TypeError as e:
+        assert "stream is a str" in str(e), str(e)
+    with doors.Program(doors.domain(NX, NY, NZ), fields(arrays()), origin=(1, 1, 0),
+                       stream=cupy_s) as p:   # (the emulated back end orders nothing by it)
+        p.run(0.5, 2)
     # a 1D array in C order (strides None) is in Fortran order too
     assert doors._field("wk", "f64", "K", CudaArray(good["wk"], strides=False), (0, 0, 0)).space
     print("python doors (CUDA arrays): OK")
