@@ -188,8 +188,23 @@ extern "C" int fpo_cuda_device_memory(const fpo_cuda *c) {
 }
 
 extern "C" void fpo_cuda_bind(fpo_cuda *c, const void *fields, size_t n) {
+    /* a program's fields struct is its fields' descriptors in turn: compared member by member
+     * (their padding left out), the same fields select the same set however the caller made
+     * the struct */
+    enum { M = 13 };   /* data, dtype, axes, space, lo[3], hi[3], stride[3] */
+    size_t nf = n / sizeof(fpo_field);
+    int64_t *key = nf && nf * sizeof(fpo_field) == n ? (int64_t *)malloc(nf * M * 8) : NULL;
+    for (size_t x = 0; key && x < nf; x++) {
+        const fpo_field *f = (const fpo_field *)fields + x;
+        int64_t *k = key + M * x;
+        k[0] = (int64_t)(intptr_t)f->data, k[1] = f->dtype, k[2] = f->axes, k[3] = f->space;
+        for (int d = 0; d < 3; d++)
+            k[4 + d] = f->lo[d], k[7 + d] = f->hi[d], k[10 + d] = f->stride[d];
+    }
     int evicted = 0;
-    int b = fpo_cuda_binding(c->slot, FPO_CUDA_BINDINGS, fields, n, ++c->binds, &evicted);
+    int b = fpo_cuda_binding(c->slot, FPO_CUDA_BINDINGS, key ? (const void *)key : fields,
+                             key ? nf * M * 8 : n, ++c->binds, &evicted);
+    free(key);
     if (evicted || !c->slot[b].fields)
         forget(&c->set[b]);   /* (its graphs hold another binding's fields) */
     c->g = c->slot[b].fields ? &c->set[b] : NULL;
