@@ -1611,18 +1611,21 @@ static void emit_points(Cu *c, Buf *nb, int64_t w, Buf *point) {
 
 /* The points nest i computes in the tile, [fpo_a, fpo_b) x [fpo_c, fpo_d) (each name followed
  * by `sfx`): its box, cut to the tile widened by its margins. */
+/* The column `past` columns past the block's tile in I, as generated code: from fpo_ti1 (the
+ * tile's end, seg_tile_origin) where the last column of tiles may be wider, else from
+ * fpo_ti0. */
+static const char *tile_end(Seg *g, int64_t past) {
+    return g->slack ? fpo_fmt("fpo_ti1 + %lld", (long long)past)
+                    : fpo_fmt("fpo_ti0 + %lld", (long long)(CU_TX + past));
+}
+
 static void unit_range(Buf *nb, Seg *g, int i, const char *sfx) {
     Margin *m = &g->m[i];
+    const char *end = tile_end(g, m->hi[0]);
     buf_printf(nb, "        const int fpo_a%s = fpo_ti0 - %lld > fpo_ib%d ? fpo_ti0 - %lld : fpo_ib%d;\n",
                sfx, (long long)m->lo[0], i, (long long)m->lo[0], i);
-    if (g->slack)   /* (the tile's end: fpo_ti1, seg_tile_origin) */
-        buf_printf(nb, "        const int fpo_b%s = fpo_ti1 + %lld < fpo_ie%d ? fpo_ti1 + %lld : "
-                       "fpo_ie%d;\n",
-                   sfx, (long long)m->hi[0], i, (long long)m->hi[0], i);
-    else
-        buf_printf(nb, "        const int fpo_b%s = fpo_ti0 + %lld < fpo_ie%d ? fpo_ti0 + %lld : "
-                       "fpo_ie%d;\n",
-                   sfx, (long long)(CU_TX + m->hi[0]), i, (long long)(CU_TX + m->hi[0]), i);
+    buf_printf(nb, "        const int fpo_b%s = %s < fpo_ie%d ? %s : fpo_ie%d;\n", sfx, end, i, end,
+               i);
     buf_printf(nb, "        const int fpo_c%s = fpo_tj0 - %lld > fpo_jb%d ? fpo_tj0 - %lld : fpo_jb%d;\n",
                sfx, (long long)m->lo[1], i, (long long)m->lo[1], i);
     buf_printf(nb, "        const int fpo_d%s = fpo_tj0 + %lld < fpo_je%d ? fpo_tj0 + %lld : fpo_je%d;\n",
@@ -1670,14 +1673,10 @@ static bool unit_point(Cu *c, Seg *g, int i, Buf *setup, Buf *point) {
                               "fpo_ssj%d];\n",
                        x, x, x, x);
     }
-    if (back.len && g->slack)
-        buf_printf(point, "            if (i >= fpo_ti0 && i < fpo_ti1 && j >= fpo_tj0 && "
+    if (back.len)
+        buf_printf(point, "            if (i >= fpo_ti0 && i < %s && j >= fpo_tj0 && "
                           "j < fpo_tj0 + %d) {   /* the tile's own point */\n%s            }\n",
-                   g->ty, back.s);
-    else if (back.len)
-        buf_printf(point, "            if (i >= fpo_ti0 && i < fpo_ti0 + %d && j >= fpo_tj0 && "
-                          "j < fpo_tj0 + %d) {   /* the tile's own point */\n%s            }\n",
-                   CU_TX, g->ty, back.s);
+                   g->slack ? "fpo_ti1" : fpo_fmt("fpo_ti0 + %d", CU_TX), g->ty, back.s);
     return runs;
 }
 
@@ -2017,10 +2016,9 @@ static void seg_prefetch(Cu *c, Seg *g, const char *kp, const char *when, int de
         if (!read)
             continue;
         buf_printf(setup, "    const int fpo_pf%d = fpo_prefetch_point_(&fpo__f%d, %d, fpo_ti0 - %lld, "
-                          "%s + %lld, fpo_tj0 - %lld, fpo_tj0 + %lld, (int)threadIdx.x);   "
+                          "%s, fpo_tj0 - %lld, fpo_tj0 + %lld, (int)threadIdx.x);   "
                           "/* %s */\n",
-                   x, x, v->dt == DT_F64 ? 8 : 4, (long long)lo[0],
-                   g->slack ? "fpo_ti1" : "fpo_ti0", (long long)(hi[0] + (g->slack ? 0 : CU_TX)),
+                   x, x, v->dt == DT_F64 ? 8 : 4, (long long)lo[0], tile_end(g, hi[0]),
                    (long long)lo[1], (long long)(g->ty + hi[1]), v->name);
         ind(level, depth);
         buf_printf(level, "if (%sfpo_pf%d != INT_MIN && %s >= fpo__f%d.lo[2] && %s < "
@@ -2581,6 +2579,17 @@ static void emit_block(Buf *b, Node *stages, int depth, void *arg) {
     }
     if (gb.len)
         buf_addn(b, gb.s, gb.len);
+}
+
+void fpo_cuda_defaults(Build *bd) {
+    bd->cuda_nests = 8;
+    bd->cuda_levels = 1;
+    bd->cuda_threads = CU_THREADS;
+    bd->cuda_unroll = 1;
+    bd->cuda_rows = 16;
+    bd->cuda_shared = 48;
+    bd->cuda_slack = 8;
+    bd->cuda_fed = true;
 }
 
 /* The state of emission for the variant of class `edges`, its arrays planned. */

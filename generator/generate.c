@@ -59,14 +59,7 @@ int fpo_generate_memory(const char *path, const char *text, size_t len, Output *
         char *backends[] = {"c", "cuda"};
         b.backends = backends;
         b.nbackends = 2;
-        b.cuda_nests = 8;
-        b.cuda_levels = 1;
-        b.cuda_threads = 256;
-        b.cuda_unroll = 1;
-        b.cuda_rows = 16;
-        b.cuda_shared = 48;
-        b.cuda_slack = 8;
-        b.cuda_fed = true;
+        fpo_cuda_defaults(&b);
         char *layouts[] = {"1x1", "any"};
         for (int i = 0; i < 2; i++) {
             fpo_layout_classes(&b, layouts[i]);

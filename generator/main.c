@@ -395,14 +395,7 @@ static int build_options(Options *o, Build *b) {
     b->frontdoors = o->frontdoors;
     b->nfrontdoors = o->nfrontdoors;
     b->halo = 3;
-    b->cuda_nests = 8;
-    b->cuda_levels = 1;
-    b->cuda_threads = 256;
-    b->cuda_unroll = 1;
-    b->cuda_rows = 16;
-    b->cuda_shared = 48;
-    b->cuda_slack = 8;
-    b->cuda_fed = true;
+    fpo_cuda_defaults(b);
     if (o->cuda_fed) {   /* (on / off as CMake spells them too) */
         if (!strcasecmp(o->cuda_fed, "off"))
             b->cuda_fed = false;

@@ -317,6 +317,8 @@ bool fpo_build_has(const Build *bd, const char *backend);
 
 /* emit_cuda.c: out (nout outputs of fpo_emit_c) and one NAME.<class>.cu per variant. */
 Output *fpo_emit_cuda(Ir *ir, const Build *bd, Output *out, int *nout);
+/* The CUDA kernels' shape that --cuda-* options (CUDA_* of fpo_add_program) change, into bd. */
+void fpo_cuda_defaults(Build *bd);
 /* The build report's line for the CUDA back end (what its device pool holds), after
  * fpo_emit_cuda. */
 char *fpo_cuda_summary(Ir *ir, const Build *bd);

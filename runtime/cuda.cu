@@ -26,6 +26,8 @@ struct fpo_cuda {
     fpo_graphs *g;             /* the current binding's; NULL: none kept (launched plainly) */
     unsigned long long binds;  /* bind's clock */
     int capturing;             /* the stretch being captured, plus one (0: none) */
+    int caller_captures;       /* this run's stretches: the caller captures the stream (or
+                                * it cannot tell): launched plainly (fpo_cuda_stretches) */
     cudaError_t first;         /* the first failed launch since the last status */
     const char *what;
     unsigned long long *found; /* --instrument: fpo_cuda_find's answer on the device */
@@ -107,8 +109,7 @@ extern "C" void fpo_cuda_close(fpo_cuda *c) {
     cudaFree(c->found);
     if (c->own)
         cudaStreamDestroy(c->stream);
-    if (entered != c->dev)
-        cudaSetDevice(entered);
+    fpo_cuda_leave(c, entered);
     free(c);
 }
 
@@ -280,6 +281,7 @@ extern "C" int fpo_cuda_captured(fpo_cuda *c, const void *key, size_t n) {
 
 extern "C" void fpo_cuda_stretches(fpo_cuda *c, const void *key, size_t n) {
     fpo_graphs *g = c->g;
+    c->caller_captures = !capturable(c);   /* (once a run, not at each stretch) */
     if (!g || (g->keyed && n == g->nkey && !memcmp(key, g->key, n)))
         return;
     forget(g);   /* other scalars: the stretches are captured again */
@@ -294,7 +296,7 @@ static const char *const stretch_what = "a CUDA graph of the run's kernels betwe
 
 extern "C" int fpo_cuda_stretch(fpo_cuda *c, int s) {
     fpo_graphs *g = c->g;
-    if (s < 0 || s >= FPO_CUDA_STRETCHES || !g || !g->keyed || g->failed[s] || !capturable(c))
+    if (s < 0 || s >= FPO_CUDA_STRETCHES || !g || !g->keyed || g->failed[s] || c->caller_captures)
         return 0;
     if (g->stretch[s]) {
         cudaError_t e = cudaGraphLaunch(g->stretch[s], c->stream);
