@@ -26,7 +26,8 @@ fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared, void *
  * FPO_EMISMATCH naming CUDA_SHARED where it does not. */
 fpo_status fpo_cuda_check_shared(const char *program, int shared, int dev, int most,
                                  fpo_error *err);
-/* Frees the pool, the graph and the stream; NULL is allowed. */
+/* Frees the pool, the graphs and the program's own stream (a caller's stays the caller's);
+ * NULL is allowed. */
 void fpo_cuda_close(fpo_cuda *c);
 
 /* The pool of temporaries: `bytes` of device memory, zeroed, freed by fpo_cuda_close (and

@@ -302,8 +302,9 @@ static void check_stream(int nx, int ny, int nz, void *s, const char *what) {
         FAIL("stream (%s): C run: %s", what, err.msg);
         return;
     }
-    /* 1: two runs, then a wait for the caller's stream alone (a stream created non-blocking
-     * does not wait for others: the runs must have been queued on it) */
+    /* 1: two runs, then a wait for the caller's stream alone. (Not a proof that the kernels
+     * went on it: compare's cudaMemcpy waits for a blocking stream of the program's own too.
+     * The stream given back is checked above, the kernels' stream by the capture below.) */
     for (int r = 0; r < 2; r++)
         if (chain_step_run(pg, 0.3, 0.05, 0.1, &err))
             FAIL("stream (%s): run: %s", what, err.msg);
