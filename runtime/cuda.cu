@@ -329,6 +329,17 @@ extern "C" int fpo_cuda_stretch_end(fpo_cuda *c, int s) {
     return 1;
 }
 
+extern "C" void fpo_cuda_shared_limit(const fpo_cuda *c, const void *kern, int bytes,
+                                      unsigned long long *raised) {
+    unsigned long long bit = c->dev >= 0 && c->dev < 64 ? 1ull << c->dev : 0;
+    if (bit && (__atomic_load_n(raised, __ATOMIC_RELAXED) & bit))
+        return;
+    if (cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) ==
+            cudaSuccess &&
+        bit)
+        __atomic_fetch_or(raised, bit, __ATOMIC_RELAXED);
+}
+
 extern "C" void fpo_cuda_launched(fpo_cuda *c, const char *what) {
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess && c->first == cudaSuccess)

@@ -101,6 +101,12 @@ void fpo_cuda_stretches(fpo_cuda *c, const void *key, size_t n);
 int fpo_cuda_stretch(fpo_cuda *c, int s);
 int fpo_cuda_stretch_end(fpo_cuda *c, int s);
 
+/* Before a launch with `bytes` of dynamic shared memory (over the 48 KB a block has without
+ * asking): raise kernel `kern`'s limit to them on the program's device, unless `raised` (the
+ * launch site's mask of devices, bit d for device d < 64) says it was. A failure is the
+ * launch's (fpo_cuda_launched reports it). */
+void fpo_cuda_shared_limit(const fpo_cuda *c, const void *kern, int bytes,
+                           unsigned long long *raised);
 /* After each launch: records the first failed one (`what`: the stencil and its .fpo line). */
 void fpo_cuda_launched(fpo_cuda *c, const char *what);
 /* The first launch error since the last call (then forgotten), as a status and message. */

@@ -95,7 +95,7 @@ static inline __attribute__((unused)) unsigned fpo_emu_phase_start_(void) {
     } while (0)
 /* A segment kernel's dynamic shared memory (static storage here) and its launch. */
 #define FPO_DYNAMIC_SHARED_(name, bytes) static unsigned char name[bytes] __attribute__((aligned(16)))
-#define FPO_LAUNCH_SHARED_(kern, gx, gy, gz, bx, by, bytes, stream, args)                    \
+#define FPO_LAUNCH_SHARED_(c, kern, gx, gy, gz, bx, by, bytes, stream, args)                 \
     FPO_LAUNCH_(kern, gx, gy, gz, bx, by, stream, args)
 #else
 #include <cuda_runtime.h>
@@ -128,13 +128,14 @@ static inline __attribute__((unused)) unsigned fpo_emu_phase_start_(void) {
 #define FPO_LAUNCH_(kern, gx, gy, gz, bx, by, stream, args)                                   \
     kern<<<dim3((gx), (gy), (gz)), dim3((bx), (by), 1), 0, (cudaStream_t)(stream)>>> args
 /* A segment kernel's shared tiles past the 48 KB a block has without asking: `bytes` of
- * dynamic shared memory, asked for at each launch (the kernel's limit raised first; open
- * checked that the device has them, fpo_cuda_open). */
+ * dynamic shared memory, asked for at each launch; the kernel's limit is raised once on each
+ * device (fpo_cuda_shared_limit: a launch site's mask of the devices done; open checked that
+ * the device has them, fpo_cuda_open). */
 #define FPO_DYNAMIC_SHARED_(name, bytes) extern __shared__ __align__(16) unsigned char name[]
-#define FPO_LAUNCH_SHARED_(kern, gx, gy, gz, bx, by, bytes, stream, args)                    \
+#define FPO_LAUNCH_SHARED_(c, kern, gx, gy, gz, bx, by, bytes, stream, args)                 \
     do {                                                                                      \
-        cudaFuncSetAttribute((const void *)(kern), cudaFuncAttributeMaxDynamicSharedMemorySize, \
-                             (bytes));                                                        \
+        static unsigned long long fpo_raised_;                                                \
+        fpo_cuda_shared_limit((c), (const void *)(kern), (bytes), &fpo_raised_);              \
         kern<<<dim3((gx), (gy), (gz)), dim3((bx), (by), 1), (bytes), (cudaStream_t)(stream)>>> \
             args;                                                                             \
     } while (0)
@@ -164,7 +165,7 @@ static inline __attribute__((unused)) unsigned fpo_emu_phase_start_(void) {
 #define FPO_LAUNCH_TILES_SHARED(c, what, kern, ntx, nty, nk, n, bytes, args)                \
     do {                                                                                      \
         if ((ntx) > 0 && (nty) > 0 && (nk) > 0) {                                             \
-            FPO_LAUNCH_SHARED_(kern, (unsigned)(ntx), (unsigned)(nty), (unsigned)(nk),        \
+            FPO_LAUNCH_SHARED_((c), kern, (unsigned)(ntx), (unsigned)(nty), (unsigned)(nk),   \
                                FPO_TILE_BLOCK_(n), 1, (bytes), fpo_cuda_stream(c), args);     \
             fpo_cuda_launched((c), (what));                                                   \
             FPO_AFTER_LAUNCH_((c), (what));                                                   \
