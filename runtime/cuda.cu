@@ -158,6 +158,29 @@ extern "C" fpo_status fpo_cuda_check_field(const fpo_cuda *c, const fpo_field *f
 
 extern "C" void *fpo_cuda_stream(const fpo_cuda *c) { return (void *)c->stream; }
 
+extern "C" fpo_status fpo_cuda_after(fpo_cuda *c, void *stream, const char *program,
+                                      fpo_error *err) {
+    if ((cudaStream_t)stream == c->stream)
+        return FPO_OK;
+    int entered = fpo_cuda_enter(c);
+    cudaEvent_t ev = NULL;
+    cudaError_t e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
+    if (e == cudaSuccess)
+        e = cudaEventRecord(ev, (cudaStream_t)stream);
+    if (e == cudaSuccess)
+        e = cudaStreamWaitEvent(c->stream, ev, 0);
+    if (ev)
+        cudaEventDestroy(ev);   /* (freed once the wait has seen it) */
+    fpo_cuda_leave(c, entered);
+    if (e != cudaSuccess) {
+        cudaGetLastError();   /* (not the next launch's error) */
+        return fpo_fail(err, FPO_EINVAL,
+                        "%s_after: cannot queue the program's runs after stream %p: %s", program,
+                        stream, cudaGetErrorString(e));
+    }
+    return FPO_OK;
+}
+
 extern "C" int fpo_cuda_enter(const fpo_cuda *c) {
     int cur = c->dev;
     if (cudaGetDevice(&cur) != cudaSuccess)

@@ -42,6 +42,10 @@ fpo_status fpo_cuda_check_field(const fpo_cuda *c, const fpo_field *f, const cha
 
 /* The stream a program's kernels run on (a cudaStream_t; NULL in the emulated build). */
 void *fpo_cuda_stream(const fpo_cuda *c);
+/* Queue the program's next runs after the work queued on `stream` (a cudaStream_t of the
+ * program's device) so far: its stream waits for an event recorded there; the host does not
+ * wait. Nothing where `stream` is the program's own stream, and in the emulated build. */
+fpo_status fpo_cuda_after(fpo_cuda *c, void *stream, const char *program, fpo_error *err);
 /* Make the program's device the calling thread's current one, for a run, wait or close from
  * a thread whose current device is another; returns what fpo_cuda_leave takes to make that
  * one current again. */

@@ -6,8 +6,9 @@
  * ON_GPU, against the real one (device memory; exits 77, skipped, where no device can be
  * used). Also checks what open refuses: fields in the wrong memory, no device; and runs on the
  * caller's stream (fpo_options.cuda_stream): ordered with the caller's work on it, captured
- * into the caller's graph, on the legacy default stream; and double buffering (bind before
- * each run), each binding's graph kept and replayed.
+ * into the caller's graph, on the legacy default stream; a run after the caller's work on a
+ * stream of its own (chain_step_after); and double buffering (bind before each run), each
+ * binding's graph kept and replayed.
  * Usage: cuda_check [NX [NY [NZ]]]. */
 #include "chain_ref.h"
 #include "chain_step.h"
@@ -405,7 +406,7 @@ static void check_bind(int nx, int ny, int nz) {
             FAIL("bind: run %d: %s", t, err.msg);
             break;
         }
-        bad += compare("bind, q_out", "interior", &out[b], nx, ny);
+        bad += compare("bind, q_out", chain_step_variant(pg), &out[b], nx, ny);
         if (t == 5)
             graphs[0] = m.graphs;
         if (t == 8)
@@ -426,6 +427,74 @@ static void check_bind(int nx, int ny, int nz) {
     arr_free(&q), arr_free(&u), arr_free(&w), arr_free(&delp), arr_free(&init);
     for (int b = 0; b < 4; b++)
         arr_free(&out[b]);
+}
+
+#ifdef ON_GPU
+#include <time.h>
+
+static void CUDART_CB sleep_a_while(void *ms) {
+    struct timespec t = {0, (long)*(int *)ms * 1000000L};
+    nanosleep(&t, NULL);
+}
+#endif
+
+/* A run after the caller's work on a stream of its own (chain_step_after): the caller queues
+ * a copy of q there, behind a host function that sleeps 100 ms (emulated: a copy done at
+ * once); the run must read the copy, and q_out equal the C back end's. The program's own
+ * stream does not wait for a non-blocking stream by itself: without the after, the run reads
+ * q before the copy. After on the program's own stream, and on the C back end, is nothing. */
+static void check_after(int nx, int ny, int nz) {
+    size_t n = (size_t)(nx + 2 * H) * (size_t)(ny + 2 * H) * (size_t)nz;
+    Arr q = arr(n, 0, 0.5, 1.0), u = arr(n, 1, -1.0, 2.0), w = arr(n, 2, -1.0, 2.0),
+        delp = arr(n, 3, 1.0, 1.0), out = arr(n, 4, 0.0, 1.0), stale = arr(n, 5, 0.5, 1.0);
+    chain_step_fields hf = {f3(q.host, nx, ny, nz, FPO_HOST), f3(u.host, nx, ny, nz, FPO_HOST),
+                            f3(w.host, nx, ny, nz, FPO_HOST), f3(delp.host, nx, ny, nz, FPO_HOST),
+                            f3(out.host, nx, ny, nz, FPO_HOST)};
+    /* the program's q is `stale` until the caller's copy of q lands in it */
+    chain_step_fields df = {f3(stale.dev, nx, ny, nz, FPO_DEVICE),
+                            f3(u.dev, nx, ny, nz, FPO_DEVICE), f3(w.dev, nx, ny, nz, FPO_DEVICE),
+                            f3(delp.dev, nx, ny, nz, FPO_DEVICE),
+                            f3(out.dev, nx, ny, nz, FPO_DEVICE)};
+    fpo_domain dom = fpo_domain_local(nx, ny, nz);
+    fpo_options oc = {.backend = "c"}, og = {.backend = "cuda"};
+    fpo_error err;
+    chain_step *pc = NULL, *pg = NULL;
+    if (chain_step_open_with(&pc, &dom, &hf, &oc, &err) ||
+        chain_step_open_with(&pg, &dom, &df, &og, &err) ||
+        chain_step_run(pc, 0.3, 0.05, 0.1, &err)) {
+        FAIL("after: %s", err.msg);
+        return;
+    }
+    void *mine = NULL;
+#ifdef ON_GPU
+    static int ms = 100;
+    cudaStream_t ps;
+    if (cudaStreamCreateWithFlags(&ps, cudaStreamNonBlocking) != cudaSuccess ||
+        cudaLaunchHostFunc(ps, sleep_a_while, &ms) != cudaSuccess ||
+        cudaMemcpyAsync(stale.dev, q.dev, n * sizeof(double), cudaMemcpyDeviceToDevice, ps) !=
+            cudaSuccess) {
+        FAIL("after: the caller's copy: %s", cudaGetErrorString(cudaGetLastError()));
+        return;
+    }
+    mine = ps;
+#else
+    memcpy(stale.dev, q.dev, n * sizeof(double));
+#endif
+    if (chain_step_after(pg, mine, &err) || chain_step_run(pg, 0.3, 0.05, 0.1, &err) ||
+        chain_step_wait(pg, &err))
+        FAIL("after: run: %s", err.msg);
+    long bad = compare("after, q_out", chain_step_variant(pg), &out, nx, ny);
+    if (chain_step_after(pg, chain_step_stream(pg), &err) || chain_step_after(pc, mine, &err))
+        FAIL("after: the program's own stream, or the C back end: %s", err.msg);
+#ifdef ON_GPU
+    cudaStreamSynchronize(ps);
+    cudaStreamDestroy(ps);
+#endif
+    printf("chain after the caller's copy on its own stream: %ld points of q_out differ from "
+           "the C back end's\n", bad);
+    chain_step_close(pc);
+    chain_step_close(pg);
+    arr_free(&q), arr_free(&u), arr_free(&w), arr_free(&delp), arr_free(&out), arr_free(&stale);
 }
 
 static void check_streams(int nx, int ny, int nz) {
@@ -476,6 +545,7 @@ int main(int argc, char **argv) {
     check_chain(1, 2, 3, 1);   /* a domain smaller than the regions' reach */
     check_tp(nx, ny, nz);
     check_streams(nx, ny, nz);
+    check_after(nx, ny, nz);
     check_bind(nx, ny, nz);
     if (failures) {
         fprintf(stderr, "cuda_check: %d failures\n", failures);

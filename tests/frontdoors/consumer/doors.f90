@@ -44,6 +44,8 @@ program fortran_doors
       /= FPO_OK) call fail(err)
   bad = 0
   if (c_associated(doors_stream(p))) bad = bad + 1   ! the C back end, or an emulated CUDA one
+  ! runs after the work on a stream of the caller's (here the program's own: nothing to do)
+  if (doors_after(p, doors_stream(p), err) /= FPO_OK) call fail(err)
   do r = 1, 2
     if (doors_run(p, w(r), c(r), err) /= FPO_OK) call fail(err)
     do k = 1, npz

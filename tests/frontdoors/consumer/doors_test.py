@@ -17,14 +17,14 @@ class CudaArray:
     """A NumPy array's memory described by __cuda_array_interface__ (version 3), as CuPy,
     Numba and PyTorch describe theirs; `strides` None says C order, as theirs may."""
 
-    def __init__(self, a, strides=True, readonly=False):
-        self.a, self.strides, self.readonly = a, strides, readonly
+    def __init__(self, a, strides=True, readonly=False, stream=None):
+        self.a, self.strides, self.readonly, self.stream = a, strides, readonly, stream
 
     @property
     def __cuda_array_interface__(self):
         return {"shape": self.a.shape, "typestr": self.a.dtype.str, "version": 3,
                 "data": (self.a.ctypes.data, self.readonly),
-                "strides": self.a.strides if self.strides else None, "stream": None}
+                "strides": self.a.strides if self.strides else None, "stream": self.stream}
 
 
 def fields(a):
@@ -108,6 +108,22 @@ if DEVICE:
     with doors.Program(doors.domain(NX, NY, NZ), fields(arrays()), origin=(1, 1, 0),
                        stream=cupy_s) as p:   # (the emulated back end orders nothing by it)
         p.run(0.5, 2)
+    # the streams the arrays' interfaces name: each followed once (after) at open and at
+    # bind, in the order of the arrays; 0 (ambiguous in the interface) refused before open
+    refused(doors.FieldError, "area", ["stream is 0", "never 0"], area=cuda(good["area"], stream=0))
+    followed = []
+    real_after = doors.Program.after
+    doors.Program.after = lambda self, s: (followed.append(s), real_after(self, s))
+    streamed = fields(arrays())
+    streamed["q"].stream, streamed["out"].stream, streamed["m"].stream = 4096, 1, 4096
+    with doors.Program(doors.domain(NX, NY, NZ), streamed, origin=(1, 1, 0)) as p:
+        assert followed == [4096, 1], followed
+        streamed["area"].stream = 2
+        p.bind(streamed, origin=(1, 1, 0))
+        assert followed == [4096, 1, 4096, 2, 1], followed
+        p.after(cupy_s)
+        assert followed[-1] is cupy_s
+    doors.Program.after = real_after
     # a 1D array in C order (strides None) is in Fortran order too
     assert doors._field("wk", "f64", "K", CudaArray(good["wk"], strides=False), (0, 0, 0)).space
     print("python doors (CUDA arrays): OK")
