@@ -28,7 +28,8 @@
 # in eight shapes) at two sizes and every
 # fpo_cuda_bench_<tag> of the kernel-shape sweep that was built (FPO_CUDA_SWEEP=ON), with a
 # table of their times; with FPO_GPU_PROFILE, Nsight Compute's view of the chain's, the
-# transport step's and the hand-written chain's kernels.
+# transport step's and the hand-written chain's kernels; with FPO_GPU_SOURCE, their source
+# counters (a CSV a SASS instruction, under $OUT).
 # Prints everything, a summary last; exits non-zero if a check failed. With OUT set, the whole
 # log is also written to $OUT/gpu.log; with FPO_GPU_ONLY (a regex), only the checks whose
 # names match it run.
@@ -332,6 +333,32 @@ for tag in ${FPO_GPU_PROFILE:-}; do
             --metrics gpu__time_duration.sum,dram__bytes.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active,sm__inst_executed.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct \
             env LD_LIBRARY_PATH="$rt/gomp" OMP_NUM_THREADS=4 "$b" 192 80 1 $step > "$csvf" 2>&1
         env -u LD_LIBRARY_PATH python3 "$(dirname "$0")/ncu_table.py" "$csvf" || tail -5 "$csvf"
+    done
+done
+
+# Where in a kernel the time goes: Nsight Compute's source counters (instructions executed and
+# warp stall samples at each SASS instruction) of the transport step's segment kernels and the
+# chain's kernel, for the shapes named in FPO_GPU_SOURCE (e.g. "base"), written to
+# $OUT/src_<tag>_<step>.csv (and the report beside it) for reading back on a machine without a
+# GPU: the same .cu built there with -lineinfo gives each address its line
+# (tests/gpu/sass_loops.py), since -lineinfo leaves the code as it is.
+for tag in ${FPO_GPU_SOURCE:-}; do
+    b="$bin/fpo_cuda_bench_$tag"
+    [ -x "$b" ] && [ -n "$ncu" ] && grep -qa 'STEP: %s only' "$b" || continue
+    for spec in "tp_step fpo_seg 3" "chain fpo_fed 1"; do
+        set -- $spec
+        rep=${OUT:-/tmp}/src_${tag}_$1
+        echo "== Nsight Compute source counters: the $1's $2 kernels ($tag, 192 x 192 x 80) -> ${rep##*/}.csv"
+        env -u LD_LIBRARY_PATH "$ncu" --clock-control none -k "regex:$2" --launch-count "$3" \
+            --section SourceCounters --section WarpStateStats -f -o "$rep" \
+            env LD_LIBRARY_PATH="$rt/gomp" OMP_NUM_THREADS=4 "$b" 192 80 1 "$1" > "$rep.log" 2>&1 ||
+            { tail -5 "$rep.log"; continue; }
+        env -u LD_LIBRARY_PATH "$ncu" --import "$rep.ncu-rep" --page source --csv \
+            --print-source sass > "$rep.csv" 2>&1 ||
+            env -u LD_LIBRARY_PATH "$ncu" --import "$rep.ncu-rep" --page source --csv > "$rep.csv" 2>&1
+        echo "$(wc -l < "$rep.csv") lines"; head -2 "$rep.csv" | cut -c1-400
+        # each kernel's warp states (what its warps wait for, on average) and hottest lines
+        env -u LD_LIBRARY_PATH "$ncu" --import "$rep.ncu-rep" --page details 2>&1 | head -200
     done
 done
 
