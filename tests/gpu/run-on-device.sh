@@ -340,12 +340,12 @@ done
 # warp stall samples at each SASS instruction) of the transport step's segment kernels and the
 # chain's kernel, for the shapes named in FPO_GPU_SOURCE (e.g. "base"), written to
 # $OUT/src_<tag>_<step>.csv (and the report beside it) for reading back on a machine without a
-# GPU: the same .cu built there with -lineinfo gives each address its line
-# (tests/gpu/sass_loops.py), since -lineinfo leaves the code as it is.
+# GPU: the same .cu (the bench's variant, `all`) built there with -lineinfo gives each
+# instruction its line (tests/gpu/ncu_source.py), since -lineinfo leaves the code as it is.
 for tag in ${FPO_GPU_SOURCE:-}; do
     b="$bin/fpo_cuda_bench_$tag"
     [ -x "$b" ] && [ -n "$ncu" ] && grep -qa 'STEP: %s only' "$b" || continue
-    for spec in "tp_step fpo_seg 3" "chain fpo_fed 1"; do
+    for spec in "tp_step fpo_seg 6" "chain fpo_fed 1"; do   # (launches: a run's and more)
         set -- $spec
         rep=${OUT:-/tmp}/src_${tag}_$1
         echo "== Nsight Compute source counters: the $1's $2 kernels ($tag, 192 x 192 x 80) -> ${rep##*/}.csv"
