@@ -32,6 +32,10 @@ struct fpo_cuda {
     const char *what;
     unsigned long long *found; /* --instrument: fpo_cuda_find's answer on the device */
     void *record;              /* --instrument bounds: the kernels' record, the pool's end */
+    cudaAccessPolicyWindow l2; /* FPO_CUDA_L2_POOL: the pool's lines kept in L2 (num_bytes 0:
+                                * none), given to each kernel of a graph */
+    int l2_raised;             /* open raised the device's persisting L2 to keep them ... */
+    size_t l2_before;          /* ... from this, which close gives back */
 };
 
 /* Destroy the graphs of a binding. */
@@ -102,6 +106,11 @@ extern "C" void fpo_cuda_close(fpo_cuda *c) {
         return;
     int entered = fpo_cuda_enter(c);
     cudaStreamSynchronize(c->stream);
+    if (c->l2_raised) {   /* the device's persisting L2 as it was, its lines normal again */
+        cudaCtxResetPersistingL2Cache();
+        cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, c->l2_before);
+        cudaGetLastError();
+    }
     for (int b = 0; b < FPO_CUDA_BINDINGS; b++)
         forget(&c->set[b]);
     fpo_cuda_bindings_free(c->slot, FPO_CUDA_BINDINGS);
@@ -111,6 +120,74 @@ extern "C" void fpo_cuda_close(fpo_cuda *c) {
         cudaStreamDestroy(c->stream);
     fpo_cuda_leave(c, entered);
     free(c);
+}
+
+/* FPO_CUDA_L2_POOL (MiB, or "max"): keep up to that much of the pool's `bytes` in L2 between
+ * the kernels that write and read them (a walk's cp and dp, written going up and read coming
+ * down): the device's persisting L2 raised to it (at most cudaDevAttrMaxPersistingL2CacheSize)
+ * and the pool made an access policy window of that hit ratio for the kernels of the run's
+ * graphs and, on a stream of the program's own, its plain launches. A hint for measuring
+ * (fpo_cuda_bench): where the device declines, nothing is kept. */
+static void keep_in_l2(fpo_cuda *c, size_t bytes) {
+    const char *e = getenv("FPO_CUDA_L2_POOL");
+    if (!e || !*e || !bytes)
+        return;
+    size_t asked = !strcmp(e, "max") ? bytes : (size_t)strtoull(e, NULL, 10) << 20;
+    int most = 0, window = 0;
+    size_t before = 0, kept = 0;
+    if (!asked || cudaDeviceGetAttribute(&most, cudaDevAttrMaxPersistingL2CacheSize, c->dev) ||
+        cudaDeviceGetAttribute(&window, cudaDevAttrMaxAccessPolicyWindowSize, c->dev) ||
+        most <= 0 || window <= 0 ||
+        cudaDeviceGetLimit(&before, cudaLimitPersistingL2CacheSize)) {
+        cudaGetLastError();
+        return;
+    }
+    size_t want = asked < bytes ? asked : bytes;
+    if (want > (size_t)most)
+        want = (size_t)most;
+    if (want > before) {
+        if (cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, want) != cudaSuccess) {
+            cudaGetLastError();
+            return;
+        }
+        c->l2_raised = 1, c->l2_before = before;
+    }
+    if (cudaDeviceGetLimit(&kept, cudaLimitPersistingL2CacheSize) != cudaSuccess || !kept) {
+        cudaGetLastError();
+        return;
+    }
+    c->l2.base_ptr = c->pool;
+    c->l2.num_bytes = bytes < (size_t)window ? bytes : (size_t)window;
+    c->l2.hitRatio = kept >= c->l2.num_bytes ? 1.0f : (float)kept / (float)c->l2.num_bytes;
+    c->l2.hitProp = cudaAccessPropertyPersisting;
+    c->l2.missProp = cudaAccessPropertyStreaming;
+    if (c->own) {
+        cudaStreamAttrValue v;
+        memset(&v, 0, sizeof v);
+        v.accessPolicyWindow = c->l2;
+        if (cudaStreamSetAttribute(c->stream, cudaStreamAttributeAccessPolicyWindow, &v))
+            cudaGetLastError();
+    }
+}
+
+/* A graph's kernels, each given the pool's window in L2 (keep_in_l2). */
+static void window_kernels(const fpo_cuda *c, cudaGraph_t g) {
+    size_t n = 0;
+    if (!c->l2.num_bytes || cudaGraphGetNodes(g, NULL, &n) != cudaSuccess || !n)
+        return;
+    cudaGraphNode_t *nodes = (cudaGraphNode_t *)malloc(n * sizeof *nodes);
+    cudaKernelNodeAttrValue v;
+    memset(&v, 0, sizeof v);
+    v.accessPolicyWindow = c->l2;
+    cudaGraphNodeType t;
+    const cudaKernelNodeAttrID id = cudaKernelNodeAttributeAccessPolicyWindow;
+    if (nodes && cudaGraphGetNodes(g, nodes, &n) == cudaSuccess)
+        for (size_t x = 0; x < n; x++)
+            if (cudaGraphNodeGetType(nodes[x], &t) == cudaSuccess &&
+                t == cudaGraphNodeTypeKernel)
+                cudaGraphKernelNodeSetAttribute(nodes[x], id, &v);
+    free(nodes);
+    cudaGetLastError();   /* (a hint: a node that declines runs without it) */
 }
 
 extern "C" fpo_status fpo_cuda_pool(fpo_cuda *c, size_t bytes, void **pool, const char *program,
@@ -128,6 +205,7 @@ extern "C" fpo_status fpo_cuda_pool(fpo_cuda *c, size_t bytes, void **pool, cons
     }
     *pool = c->pool;
     c->record = (char *)c->pool + at;
+    keep_in_l2(c, bytes);
     return FPO_OK;
 }
 
@@ -270,8 +348,10 @@ static cudaGraphExec_t end_capture(fpo_cuda *c) {
     cudaGraph_t g = NULL;
     cudaGraphExec_t exec = NULL;
     cudaError_t e = cudaStreamEndCapture(c->stream, &g);
-    if (e == cudaSuccess && c->first == cudaSuccess)
+    if (e == cudaSuccess && c->first == cudaSuccess) {
+        window_kernels(c, g);
         e = cudaGraphInstantiate(&exec, g, 0);
+    }
     if (g)
         cudaGraphDestroy(g);
     if (e == cudaSuccess && c->first == cudaSuccess && exec)

@@ -4,9 +4,12 @@
  * this machine's cores (OpenMP); their bandwidth against the device's triad measured here;
  * the host time of one run (a replay of its CUDA graph); and the chain written by hand as one
  * kernel (chain_hand.cu) in a few block shapes, what one kernel of the whole step reaches on
- * this device. Fails only when the back ends (or the hand-written kernel) give different
- * bits. Usage: fpo_cuda_bench [N [NZ [RUNS [STEP]]]]; STEP `chain`, `tp_step` or `hand` (the
- * hand-written chain) runs that step only (a profiler's launches then all go to it). */
+ * this device; and each step again with its pool of temporaries kept in L2 as far as the
+ * device allows (FPO_CUDA_L2_POOL). Fails only when the back ends (or the hand-written kernel)
+ * give different bits. Usage: fpo_cuda_bench [N [NZ [RUNS [STEP]]]]; STEP `chain`, `tp_step`
+ * or `hand` (the hand-written chain) runs that step only (a profiler's launches then all go
+ * to it). */
+#define _POSIX_C_SOURCE 200809L   /* setenv, clock_gettime */
 #include "chain_hand.h"
 #include "chain_ref.h"
 #include "chain_step.h"
@@ -49,6 +52,13 @@ static fpo_field f2(double *d, int n, fpo_space s) {
     fpo_field f = fpo_field_2d(d, FPO_F64, -H, n + H, -H, n + H);
     f.space = s;
     return f;
+}
+
+/* The device's persisting L2 now, MB (FPO_CUDA_L2_POOL raises it while a program is open). */
+static double persisting_mb(void) {
+    size_t kept = 0;
+    cudaDeviceGetLimit(&kept, cudaLimitPersistingL2CacheSize);
+    return (double)kept / 1e6;
 }
 
 /* Seconds per run of `run` (best of 3 rounds of `runs`), the work waited for after each round. */
@@ -224,6 +234,29 @@ int main(int argc, char **argv) {
                    "C: %ld fused, %ld unfused\n",
                    tg * 1e3, tu * 1e3, tu / tg, bytes / tg / 1e9, 100.0 * bytes / tg / triad,
                    threads, tc * 1e3, tc / tg, th * 1e6, gm.graphs, tb * 1e6, d, du_);
+            /* the same, its pool (cp and dp) kept in L2 from the FORWARD walk to the BACKWARD
+             * (FPO_CUDA_L2_POOL, runtime/cuda.cu keep_in_l2) */
+            setenv("FPO_CUDA_L2_POOL", "max", 1);
+            chain_step *pl;
+            if (chain_step_open_with(&pl, &dom, &df, &og, &err)) {
+                fprintf(stderr, "cuda_bench: chain, its pool in L2: %s\n", err.msg);
+                bad++;
+            } else {
+                double tl, kept = persisting_mb();
+                memset(&gm, 0, sizeof gm);
+                chain_step_memory(pl, &gm);
+                TIME_RUNS(tl, runs, chain_step_run(pl, 0.3, 0.05, 0.1, &err),
+                          chain_step_wait(pl, &err));
+                long dl = differ(&out);
+                bad += dl != 0;
+                printf("chain, its pool in L2: CUDA fused %8.3f ms, %5.2fx the run above | "
+                       "%6.0f GB/s = %5.1f %% of the device triad | pool %.1f MB, persisting L2 "
+                       "%.1f MB | points differing from C: %ld\n", tl * 1e3, tg / tl,
+                       bytes / tl / 1e9, 100.0 * bytes / tl / triad,
+                       (double)gm.pool_bytes / 1e6, kept, dl);
+                chain_step_close(pl);
+            }
+            unsetenv("FPO_CUDA_L2_POOL");
         }
         bad += hand(n, nz, runs, &q, &u, &v, &delp, &out, &prop, bytes, triad, tg);
         chain_step_close(pc);
@@ -284,6 +317,33 @@ int main(int argc, char **argv) {
                "step: %ld fused, %ld unfused\n",
                tg * 1e3, tu * 1e3, tu / tg, bytes / tg / 1e9, 100.0 * bytes / tg / triad, threads,
                tc * 1e3, tc / tg, th * 1e6, d, du_);
+        /* the same, as much of its pool as L2 keeps persisting (FPO_CUDA_L2_POOL); a step
+         * from the state the runs above left, against the C back end's step from it */
+        setenv("FPO_CUDA_L2_POOL", "max", 1);
+        tp_step *pl;
+        if (tp_step_open_with(&pl, &dom, &df, &og, &err)) {
+            fprintf(stderr, "cuda_bench: tp_step, its pool in L2: %s\n", err.msg);
+            bad++;
+        } else {
+            double tl, kept = persisting_mb();
+            fpo_memory lm;
+            tp_step_memory(pl, &lm);
+            TIME_RUNS(tl, runs, tp_step_run(pl, &err), tp_step_wait(pl, &err));
+            for (int a = 0; a < 6; a++)   /* the state now, on the host too */
+                cudaMemcpy(a3[a].host, a3[a].dev, n3 * sizeof(double), cudaMemcpyDeviceToHost);
+            tp_step_run(pc, &err);
+            tp_step_run(pl, &err);
+            tp_step_wait(pl, &err);
+            long dl = differ(&a3[0]);
+            bad += dl != 0;
+            printf("tp_step, its pool in L2: CUDA fused %8.3f ms, %5.2fx the run above | %6.0f "
+                   "GB/s = %5.1f %% of the device triad | pool %.1f MB, persisting L2 %.1f MB | "
+                   "points differing from C after one step: %ld\n", tl * 1e3, tg / tl,
+                   bytes / tl / 1e9, 100.0 * bytes / tl / triad, (double)lm.pool_bytes / 1e6,
+                   kept, dl);
+            tp_step_close(pl);
+        }
+        unsetenv("FPO_CUDA_L2_POOL");
         tp_step_close(pc);
         tp_step_close(pg);
         tp_ref_close(pu);

@@ -7,9 +7,11 @@
  * used). Also checks what open refuses: fields in the wrong memory, no device; and runs on the
  * caller's stream (fpo_options.cuda_stream): ordered with the caller's work on it, captured
  * into the caller's graph, on the legacy default stream; a run after the caller's work on a
- * stream of its own (chain_step_after); and double buffering (bind before each run), each
+ * stream of its own (chain_step_after); with its pool kept in L2 (FPO_CUDA_L2_POOL); and
+ * double buffering (bind before each run), each
  * binding's graph kept and replayed.
  * Usage: cuda_check [NX [NY [NZ]]]. */
+#define _POSIX_C_SOURCE 200809L   /* setenv, nanosleep */
 #include "chain_ref.h"
 #include "chain_step.h"
 #include "tp_ref.h"
@@ -497,6 +499,63 @@ static void check_after(int nx, int ny, int nz) {
     arr_free(&q), arr_free(&u), arr_free(&w), arr_free(&delp), arr_free(&out), arr_free(&stale);
 }
 
+/* FPO_CUDA_L2_POOL: the chain with its pool kept in L2 (a graph's kernels given the window),
+ * the same bits; the device's persisting L2 raised while it is open and as before after close.
+ * (Emulated: the variable changes nothing.) */
+static void check_l2(int nx, int ny, int nz) {
+    size_t n = (size_t)(nx + 2 * H) * (size_t)(ny + 2 * H) * (size_t)nz;
+    Arr q = arr(n, 0, 0.5, 1.0), u = arr(n, 1, -1.0, 2.0), w = arr(n, 2, -1.0, 2.0),
+        delp = arr(n, 3, 1.0, 1.0), out = arr(n, 4, 0.0, 1.0);
+    chain_step_fields hf = {f3(q.host, nx, ny, nz, FPO_HOST), f3(u.host, nx, ny, nz, FPO_HOST),
+                            f3(w.host, nx, ny, nz, FPO_HOST), f3(delp.host, nx, ny, nz, FPO_HOST),
+                            f3(out.host, nx, ny, nz, FPO_HOST)};
+    chain_step_fields df = {f3(q.dev, nx, ny, nz, FPO_DEVICE), f3(u.dev, nx, ny, nz, FPO_DEVICE),
+                            f3(w.dev, nx, ny, nz, FPO_DEVICE), f3(delp.dev, nx, ny, nz, FPO_DEVICE),
+                            f3(out.dev, nx, ny, nz, FPO_DEVICE)};
+    fpo_domain dom = fpo_domain_local(nx, ny, nz);
+    fpo_options oc = {.backend = "c"}, og = {.backend = "cuda"};
+    fpo_error err;
+    chain_step *pc = NULL, *pg = NULL;
+    size_t before = 0, open = 0, after = 0;
+#ifdef ON_GPU
+    cudaDeviceGetLimit(&before, cudaLimitPersistingL2CacheSize);
+#endif
+    setenv("FPO_CUDA_L2_POOL", "max", 1);
+    if (chain_step_open_with(&pc, &dom, &hf, &oc, &err) ||
+        chain_step_open_with(&pg, &dom, &df, &og, &err) ||
+        chain_step_run(pc, 0.3, 0.05, 0.1, &err)) {
+        FAIL("L2: %s", err.msg);
+        unsetenv("FPO_CUDA_L2_POOL");
+        return;
+    }
+    unsetenv("FPO_CUDA_L2_POOL");
+#ifdef ON_GPU
+    cudaDeviceGetLimit(&open, cudaLimitPersistingL2CacheSize);
+#endif
+    long bad = 0;
+    for (int r = 0; r < 2; r++) {   /* captured, then replayed */
+        if (chain_step_run(pg, 0.3, 0.05, 0.1, &err) || chain_step_wait(pg, &err))
+            FAIL("L2: run %d: %s", r, err.msg);
+        bad += compare("L2, q_out", chain_step_variant(pg), &out, nx, ny);
+    }
+    chain_step_close(pc);
+    chain_step_close(pg);
+#ifdef ON_GPU
+    cudaDeviceGetLimit(&after, cudaLimitPersistingL2CacheSize);
+    int most = 0;
+    cudaDeviceGetAttribute(&most, cudaDevAttrMaxPersistingL2CacheSize, 0);
+    if (most > 0 && open <= before)
+        FAIL("L2: the persisting L2 not raised at open (%zu bytes before, %zu open)", before,
+             open);
+#endif
+    if (after != before)
+        FAIL("L2: the persisting L2 is %zu bytes after close, %zu before open", after, before);
+    printf("chain, its pool kept in L2: %ld points of q_out differ from the C back end's; "
+           "persisting L2 %zu bytes before open, %zu open, %zu after close\n", bad, before,
+           open, after);
+    arr_free(&q), arr_free(&u), arr_free(&w), arr_free(&delp), arr_free(&out);
+}
+
 static void check_streams(int nx, int ny, int nz) {
 #ifdef ON_GPU
     cudaStream_t s;
@@ -546,6 +605,7 @@ int main(int argc, char **argv) {
     check_tp(nx, ny, nz);
     check_streams(nx, ny, nz);
     check_after(nx, ny, nz);
+    check_l2(nx, ny, nz);
     check_bind(nx, ny, nz);
     if (failures) {
         fprintf(stderr, "cuda_check: %d failures\n", failures);

@@ -301,10 +301,13 @@ for size in 192 384; do
 done
 if [ -s "$sweep" ]; then
     echo "== kernel shapes: CUDA ms, fused and unfused (shape@size)"
-    printf '%-18s %13s %13s %13s %13s\n' shape "chain fused" unfused "tp_step fused" unfused
-    awk '{ t[$1] = 1; f[$1, $2] = $5; u[$1, $2] = $8 }
-         END { for (k in t) printf "%-18s %13s %13s %13s %13s\n", k, f[k, "chain:"],
-                                   u[k, "chain:"], f[k, "tp_step:"], u[k, "tp_step:"] }' "$sweep" |
+    printf '%-18s %13s %13s %13s %13s %13s %13s\n' shape "chain fused" unfused "pool in L2" \
+        "tp_step fused" unfused "pool in L2"
+    awk '$2 ~ /:$/ { t[$1] = 1; f[$1, $2] = $5; u[$1, $2] = $8 }
+         $2 ~ /,$/ && $6 == "L2:" { l[$1, $2] = $9 }   # "STEP, its pool in L2: CUDA fused MS"
+         END { for (k in t) printf "%-18s %13s %13s %13s %13s %13s %13s\n", k, f[k, "chain:"],
+                                   u[k, "chain:"], l[k, "chain,"], f[k, "tp_step:"],
+                                   u[k, "tp_step:"], l[k, "tp_step,"] }' "$sweep" |
         sort -t@ -k2n -k1
 fi
 rm -f "$sweep"
