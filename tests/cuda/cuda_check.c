@@ -270,27 +270,64 @@ static void check_refusals(void) {
     arr_free(&a);
 }
 
+/* The chain's fields (hash noise) on the host and the device, and it opened on each: pc on the
+ * C back end, run once (its q_out, which a run rewrites from the inputs alone, in out.host),
+ * pg on the CUDA back end with options `og` on the fields df (the caller may change them
+ * first). */
+typedef struct Chain {
+    size_t n;
+    Arr q, u, w, delp, out;
+    chain_step_fields hf, df;
+    chain_step *pc, *pg;
+} Chain;
+
+static Chain chain_arrays(int nx, int ny, int nz) {
+    Chain c = {.n = (size_t)(nx + 2 * H) * (size_t)(ny + 2 * H) * (size_t)nz};
+    c.q = arr(c.n, 0, 0.5, 1.0), c.u = arr(c.n, 1, -1.0, 2.0), c.w = arr(c.n, 2, -1.0, 2.0);
+    c.delp = arr(c.n, 3, 1.0, 1.0), c.out = arr(c.n, 4, 0.0, 1.0);
+    c.hf = (chain_step_fields){f3(c.q.host, nx, ny, nz, FPO_HOST),
+                               f3(c.u.host, nx, ny, nz, FPO_HOST),
+                               f3(c.w.host, nx, ny, nz, FPO_HOST),
+                               f3(c.delp.host, nx, ny, nz, FPO_HOST),
+                               f3(c.out.host, nx, ny, nz, FPO_HOST)};
+    c.df = (chain_step_fields){f3(c.q.dev, nx, ny, nz, FPO_DEVICE),
+                               f3(c.u.dev, nx, ny, nz, FPO_DEVICE),
+                               f3(c.w.dev, nx, ny, nz, FPO_DEVICE),
+                               f3(c.delp.dev, nx, ny, nz, FPO_DEVICE),
+                               f3(c.out.dev, nx, ny, nz, FPO_DEVICE)};
+    return c;
+}
+
+static fpo_status chain_open(Chain *c, int nx, int ny, int nz, const fpo_options *og,
+                             fpo_error *err) {
+    fpo_domain dom = fpo_domain_local(nx, ny, nz);
+    fpo_options oc = {.backend = "c"};
+    fpo_status st = chain_step_open_with(&c->pc, &dom, &c->hf, &oc, err);
+    if (!st)
+        st = chain_step_run(c->pc, 0.3, 0.05, 0.1, err);
+    return st ? st : chain_step_open_with(&c->pg, &dom, &c->df, og, err);
+}
+
+static void chain_free(Chain *c) {
+    chain_step_close(c->pc);
+    chain_step_close(c->pg);
+    arr_free(&c->q), arr_free(&c->u), arr_free(&c->w), arr_free(&c->delp), arr_free(&c->out);
+}
+
 /* The chain run on the caller's stream `s` (NULL: the program's own) in each of three ways; its
  * q_out (which run rewrites from the inputs alone) against the C back end's each time. */
 static void check_stream(int nx, int ny, int nz, void *s, const char *what) {
-    size_t n = (size_t)(nx + 2 * H) * (size_t)(ny + 2 * H) * (size_t)nz;
-    Arr q = arr(n, 0, 0.5, 1.0), u = arr(n, 1, -1.0, 2.0), w = arr(n, 2, -1.0, 2.0),
-        delp = arr(n, 3, 1.0, 1.0), out = arr(n, 4, 0.0, 1.0);
-    chain_step_fields hf = {f3(q.host, nx, ny, nz, FPO_HOST), f3(u.host, nx, ny, nz, FPO_HOST),
-                            f3(w.host, nx, ny, nz, FPO_HOST), f3(delp.host, nx, ny, nz, FPO_HOST),
-                            f3(out.host, nx, ny, nz, FPO_HOST)};
-    chain_step_fields df = {f3(q.dev, nx, ny, nz, FPO_DEVICE), f3(u.dev, nx, ny, nz, FPO_DEVICE),
-                            f3(w.dev, nx, ny, nz, FPO_DEVICE), f3(delp.dev, nx, ny, nz, FPO_DEVICE),
-                            f3(out.dev, nx, ny, nz, FPO_DEVICE)};
-    fpo_domain dom = fpo_domain_local(nx, ny, nz);
-    fpo_options oc = {.backend = "c"}, og = {.backend = "cuda", .cuda_stream = s};
+    Chain c = chain_arrays(nx, ny, nz);
+    size_t n = c.n;
+    Arr out = c.out;
+    fpo_options og = {.backend = "cuda", .cuda_stream = s};
     fpo_error err;
-    chain_step *pc = NULL, *pg = NULL;
-    if (chain_step_open_with(&pc, &dom, &hf, &oc, &err) ||
-        chain_step_open_with(&pg, &dom, &df, &og, &err)) {
+    if (chain_open(&c, nx, ny, nz, &og, &err)) {
         FAIL("stream (%s): open: %s", what, err.msg);
+        chain_free(&c);
         return;
     }
+    chain_step *pc = c.pc, *pg = c.pg;
     if (chain_step_stream(pc) != NULL)
         FAIL("stream (%s): the C back end gives a stream", what);
 #ifdef ON_GPU
@@ -301,10 +338,6 @@ static void check_stream(int nx, int ny, int nz, void *s, const char *what) {
     if (chain_step_stream(pg) != NULL)   /* (emulated: kernels run when launched) */
         FAIL("stream (%s): the emulated back end gives a stream", what);
 #endif
-    if (chain_step_run(pc, 0.3, 0.05, 0.1, &err)) {
-        FAIL("stream (%s): C run: %s", what, err.msg);
-        return;
-    }
     /* 1: two runs, then a wait for the caller's stream alone. (Not a proof that the kernels
      * went on it: compare's cudaMemcpy waits for a blocking stream of the program's own too.
      * The stream given back is checked above, the kernels' stream by the capture below.) */
@@ -354,9 +387,7 @@ static void check_stream(int nx, int ny, int nz, void *s, const char *what) {
     printf("chain on %s (emulated): %ld points of q_out differ from the C back end's\n", what,
            bad);
 #endif
-    chain_step_close(pc);
-    chain_step_close(pg);
-    arr_free(&q), arr_free(&u), arr_free(&w), arr_free(&delp), arr_free(&out);
+    chain_free(&c);
 }
 
 /* Double buffering: the chain bound to one of two outputs before each run, in turns, then to a
@@ -446,27 +477,18 @@ static void CUDART_CB sleep_a_while(void *ms) {
  * stream does not wait for a non-blocking stream by itself: without the after, the run reads
  * q before the copy. After on the program's own stream, and on the C back end, is nothing. */
 static void check_after(int nx, int ny, int nz) {
-    size_t n = (size_t)(nx + 2 * H) * (size_t)(ny + 2 * H) * (size_t)nz;
-    Arr q = arr(n, 0, 0.5, 1.0), u = arr(n, 1, -1.0, 2.0), w = arr(n, 2, -1.0, 2.0),
-        delp = arr(n, 3, 1.0, 1.0), out = arr(n, 4, 0.0, 1.0), stale = arr(n, 5, 0.5, 1.0);
-    chain_step_fields hf = {f3(q.host, nx, ny, nz, FPO_HOST), f3(u.host, nx, ny, nz, FPO_HOST),
-                            f3(w.host, nx, ny, nz, FPO_HOST), f3(delp.host, nx, ny, nz, FPO_HOST),
-                            f3(out.host, nx, ny, nz, FPO_HOST)};
-    /* the program's q is `stale` until the caller's copy of q lands in it */
-    chain_step_fields df = {f3(stale.dev, nx, ny, nz, FPO_DEVICE),
-                            f3(u.dev, nx, ny, nz, FPO_DEVICE), f3(w.dev, nx, ny, nz, FPO_DEVICE),
-                            f3(delp.dev, nx, ny, nz, FPO_DEVICE),
-                            f3(out.dev, nx, ny, nz, FPO_DEVICE)};
-    fpo_domain dom = fpo_domain_local(nx, ny, nz);
-    fpo_options oc = {.backend = "c"}, og = {.backend = "cuda"};
+    Chain c = chain_arrays(nx, ny, nz);
+    size_t n = c.n;
+    Arr q = c.q, out = c.out, stale = arr(n, 5, 0.5, 1.0);
+    c.df.q = f3(stale.dev, nx, ny, nz, FPO_DEVICE);   /* stale until the caller's copy lands */
+    fpo_options og = {.backend = "cuda"};
     fpo_error err;
-    chain_step *pc = NULL, *pg = NULL;
-    if (chain_step_open_with(&pc, &dom, &hf, &oc, &err) ||
-        chain_step_open_with(&pg, &dom, &df, &og, &err) ||
-        chain_step_run(pc, 0.3, 0.05, 0.1, &err)) {
+    if (chain_open(&c, nx, ny, nz, &og, &err)) {
         FAIL("after: %s", err.msg);
+        chain_free(&c), arr_free(&stale);
         return;
     }
+    chain_step *pc = c.pc, *pg = c.pg;
     void *mine = NULL;
 #ifdef ON_GPU
     static int ms = 100;
@@ -494,41 +516,29 @@ static void check_after(int nx, int ny, int nz) {
 #endif
     printf("chain after the caller's copy on its own stream: %ld points of q_out differ from "
            "the C back end's\n", bad);
-    chain_step_close(pc);
-    chain_step_close(pg);
-    arr_free(&q), arr_free(&u), arr_free(&w), arr_free(&delp), arr_free(&out), arr_free(&stale);
+    chain_free(&c), arr_free(&stale);
 }
 
 /* FPO_CUDA_L2_POOL: the chain with its pool kept in L2 (a graph's kernels given the window),
  * the same bits; the device's persisting L2 raised while it is open and as before after close.
  * (Emulated: the variable changes nothing.) */
 static void check_l2(int nx, int ny, int nz) {
-    size_t n = (size_t)(nx + 2 * H) * (size_t)(ny + 2 * H) * (size_t)nz;
-    Arr q = arr(n, 0, 0.5, 1.0), u = arr(n, 1, -1.0, 2.0), w = arr(n, 2, -1.0, 2.0),
-        delp = arr(n, 3, 1.0, 1.0), out = arr(n, 4, 0.0, 1.0);
-    chain_step_fields hf = {f3(q.host, nx, ny, nz, FPO_HOST), f3(u.host, nx, ny, nz, FPO_HOST),
-                            f3(w.host, nx, ny, nz, FPO_HOST), f3(delp.host, nx, ny, nz, FPO_HOST),
-                            f3(out.host, nx, ny, nz, FPO_HOST)};
-    chain_step_fields df = {f3(q.dev, nx, ny, nz, FPO_DEVICE), f3(u.dev, nx, ny, nz, FPO_DEVICE),
-                            f3(w.dev, nx, ny, nz, FPO_DEVICE), f3(delp.dev, nx, ny, nz, FPO_DEVICE),
-                            f3(out.dev, nx, ny, nz, FPO_DEVICE)};
-    fpo_domain dom = fpo_domain_local(nx, ny, nz);
-    fpo_options oc = {.backend = "c"}, og = {.backend = "cuda"};
+    Chain c = chain_arrays(nx, ny, nz);
+    fpo_options og = {.backend = "cuda"};
     fpo_error err;
-    chain_step *pc = NULL, *pg = NULL;
     size_t before = 0, open = 0, after = 0;
 #ifdef ON_GPU
     cudaDeviceGetLimit(&before, cudaLimitPersistingL2CacheSize);
 #endif
     setenv("FPO_CUDA_L2_POOL", "max", 1);
-    if (chain_step_open_with(&pc, &dom, &hf, &oc, &err) ||
-        chain_step_open_with(&pg, &dom, &df, &og, &err) ||
-        chain_step_run(pc, 0.3, 0.05, 0.1, &err)) {
+    fpo_status st = chain_open(&c, nx, ny, nz, &og, &err);
+    unsetenv("FPO_CUDA_L2_POOL");
+    if (st) {
         FAIL("L2: %s", err.msg);
-        unsetenv("FPO_CUDA_L2_POOL");
+        chain_free(&c);
         return;
     }
-    unsetenv("FPO_CUDA_L2_POOL");
+    chain_step *pg = c.pg;
 #ifdef ON_GPU
     cudaDeviceGetLimit(&open, cudaLimitPersistingL2CacheSize);
 #endif
@@ -536,10 +546,9 @@ static void check_l2(int nx, int ny, int nz) {
     for (int r = 0; r < 2; r++) {   /* captured, then replayed */
         if (chain_step_run(pg, 0.3, 0.05, 0.1, &err) || chain_step_wait(pg, &err))
             FAIL("L2: run %d: %s", r, err.msg);
-        bad += compare("L2, q_out", chain_step_variant(pg), &out, nx, ny);
+        bad += compare("L2, q_out", chain_step_variant(pg), &c.out, nx, ny);
     }
-    chain_step_close(pc);
-    chain_step_close(pg);
+    chain_free(&c);   /* (closes both: the device's setting given back) */
 #ifdef ON_GPU
     cudaDeviceGetLimit(&after, cudaLimitPersistingL2CacheSize);
     int most = 0;
@@ -553,7 +562,6 @@ static void check_l2(int nx, int ny, int nz) {
     printf("chain, its pool kept in L2: %ld points of q_out differ from the C back end's; "
            "persisting L2 %zu bytes before open, %zu open, %zu after close\n", bad, before,
            open, after);
-    arr_free(&q), arr_free(&u), arr_free(&w), arr_free(&delp), arr_free(&out);
 }
 
 static void check_streams(int nx, int ny, int nz) {
