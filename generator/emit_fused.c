@@ -970,19 +970,27 @@ static int ngroups(Sched *s) {
     return n;
 }
 
+/* The first assignment to `slot` in statements n, looking into regions, both arms of ifs and
+ * loops (any of them may be empty). */
+static Node *writer_in(Sched *s, Unit *u, Node *n, int slot) {
+    for (; n; n = n->next) {
+        if (n->kind == ND_ASSIGN && fpo_call_slot(s, u, n->lhs->var) == slot)
+            return n;
+        Node *w = n->kind == ND_IF ? writer_in(s, u, n->then, slot) : NULL;
+        if (!w && n->kind == ND_IF)
+            w = writer_in(s, u, n->els, slot);
+        if (!w && n->kind != ND_ASSIGN)
+            w = writer_in(s, u, n->body, slot);
+        if (w)
+            return w;
+    }
+    return NULL;
+}
+
 /* The first statement of the nest writing `slot` (for the message's .fpo line). */
 static Loc writer_loc(Sched *s, Unit *u, int slot) {
-    Interval *iv = &u->st->comps[u->comp].ivs[u->iv];
-    for (Node *n = iv->body; n; n = n->next) {
-        Node *t = n;
-        while (t->kind == ND_REGION || t->kind == ND_IF)
-            t = t->kind == ND_REGION ? t->body : t->then;
-        if (!t || t->kind != ND_ASSIGN)
-            continue;
-        if (fpo_call_slot(s, u, t->lhs->var) == slot)
-            return t->loc;
-    }
-    return u->stage->loc;
+    Node *w = writer_in(s, u, u->st->comps[u->comp].ivs[u->iv].body, slot);
+    return w ? w->loc : u->stage->loc;
 }
 
 /* "file:line" of l, for the inside of a printf format (fpo_c_fmt). */

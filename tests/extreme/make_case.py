@@ -317,6 +317,16 @@ def name_callback_prefix(n):
             + "program names(q: field<f64>, r: field<f64>) {\n    s(q, r);\n    names_run(q);\n}\n")
 
 
+def empty_blocks(n):
+    """Regions, ifs and elses with empty blocks beside the statements that write r (one in an
+    else): generated, with every check --instrument compiles in (each names r's writer)."""
+    return body("        region(i_start, :) { }\n"
+                "        if (q > 0.0) { } else { }\n"
+                "        if (q > 1.0) { } else { r = q; }\n"
+                "        region(:, j_end) { if (q < 0.0) { } }\n"
+                "        r = r + q;")
+
+
 CASES = {
     "parens": (parens, 13000), "unary": (unary, 13000), "calls": (calls, 13000),
     "ifs": (ifs, 13000), "else_ifs": (else_ifs, 100000), "long_sum": (long_sum, 20000),
@@ -337,7 +347,7 @@ CASES = {
     "import_big": (import_big, 0), "import_text": (import_text, 0),
     "import_chain": (import_chain, 100), "big_file": (big_file, 10 << 20),
     "name_hypot_program": (name_hypot_program, 0),
-    "name_callback_prefix": (name_callback_prefix, 0),
+    "name_callback_prefix": (name_callback_prefix, 0), "empty_blocks": (empty_blocks, 0),
 }
 for _n in ["NULL", "EOF", "NAN", "INFINITY", "HUGE_VAL", "M_PI", "CHAR_BIT", "unix", "linux",
            "errno", "stdin", "assert", "int8_t", "alignas", "omp_x", "true"]:
