@@ -1,8 +1,8 @@
 /* fuzz_fpo.c: libFuzzer target over the whole generator: one input is one .fpo source, given
  * from memory (imports find nothing on disk); it runs the front end, the IR's JSON and back,
- * the unfused and fused optimizer, a fused form with every --instrument check and one with
- * its CUDA kernels in a shape of the --cuda-* options drawn from the input, each through the
- * C and CUDA emitters (fpo_generate_memory), writing nothing. Any crash, sanitizer
+ * the unfused and fused optimizer and a fused form with every --instrument check, each
+ * through the C and CUDA emitters, and the fused form's kernels once more in a shape of the
+ * --cuda-* options drawn from the input (fpo_generate_memory), writing nothing. Any crash, sanitizer
  * report, leak or time-out is a finding; an input error is the expected outcome of most
  * inputs. docs/robustness.md says how to build and run it. */
 #include "fpo.h"

@@ -109,8 +109,10 @@ if DEVICE:
                        stream=cupy_s) as p:   # (the emulated back end orders nothing by it)
         p.run(0.5, 2)
     # the streams the arrays' interfaces name: each followed once (after) at open and at
-    # bind, in the order of the arrays; 0 (ambiguous in the interface) refused before open
-    refused(doors.FieldError, "area", ["stream is 0", "never 0"], area=cuda(good["area"], stream=0))
+    # bind, in the order of the program's fields; 0 (ambiguous in the interface) refused
+    # before open
+    refused(doors.FieldError, "area", ["stream is 0", "never 0"],
+            area=cuda(good["area"], stream=0))
     followed = []
     real_after = doors.Program.after
     doors.Program.after = lambda self, s: (followed.append(s), real_after(self, s))
@@ -125,7 +127,7 @@ if DEVICE:
         assert followed[-1] is cupy_s
     doors.Program.after = real_after
     # a 1D array in C order (strides None) is in Fortran order too
-    assert doors._field("wk", "f64", "K", CudaArray(good["wk"], strides=False), (0, 0, 0)).space
+    assert doors._field("wk", "f64", "K", CudaArray(good["wk"], strides=False), (0, 0, 0))[0].space
     print("python doors (CUDA arrays): OK")
     sys.exit(0)
 refused(doors.FieldError, "q", ["dtype float32", "float64"], q=good["q"].astype(np.float32))
