@@ -2589,7 +2589,7 @@ void fpo_cuda_defaults(Build *bd) {
     bd->cuda_rows = 16;
     bd->cuda_shared = 48;
     bd->cuda_slack = 8;
-    bd->cuda_fed = true;
+    bd->cuda_fed = false;   /* (on: the chain 2.3x slower on an H200, docs/cuda.md) */
 }
 
 /* The state of emission for the variant of class `edges`, its arrays planned. */

@@ -491,7 +491,7 @@ typedef struct Build {
     int cuda_rows;              /* the most rows of a CUDA segment kernel's tile (16) */
     int cuda_shared;            /* the most shared memory of a CUDA segment kernel's block, KiB
                                  * (48: what a block has without asking) */
-    bool cuda_fed;              /* a CUDA segment may run inside the walk after it (true) */
+    bool cuda_fed;              /* a CUDA segment may run inside the walk after it (false) */
     int cuda_slack;             /* the columns past 64 the last column of a CUDA segment's tiles
                                  * may take (8) */
     char **backends;

@@ -41,7 +41,7 @@ static const char usage[] =
     "  --cuda-slack N       the columns past 64 the last column of a CUDA segment kernel's tiles\n"
     "                       may take (default 8; 0 to 32)\n"
     "  --cuda-fed on|off    a CUDA segment right before a column walk computed level by level\n"
-    "                       inside the walk's kernel, where that gives the same bits (default on)\n"
+    "                       inside the walk's kernel, where that gives the same bits (default off)\n"
     "  --plan FILE          write the outputs, inputs and build report (CMake syntax) and stop\n"
     "  --depfile FILE       write a Makefile-style depfile: every output depends on every input read\n"
     "  --prefix-map OLD=NEW write source paths that start with OLD as NEW and the rest (in #line,\n"
@@ -397,9 +397,9 @@ static int build_options(Options *o, Build *b) {
     b->halo = 3;
     fpo_cuda_defaults(b);
     if (o->cuda_fed) {   /* (on / off as CMake spells them too) */
-        if (!strcasecmp(o->cuda_fed, "off"))
-            b->cuda_fed = false;
-        else if (strcasecmp(o->cuda_fed, "on"))
+        if (!strcasecmp(o->cuda_fed, "on") || !strcasecmp(o->cuda_fed, "off"))
+            b->cuda_fed = !strcasecmp(o->cuda_fed, "on");
+        else
             return usage_error("--cuda-fed '%s': expected on or off", o->cuda_fed);
     }
     if (count_option(o->cuda_nests, "--cuda-nests", 1, 1000, 1, &b->cuda_nests) ||

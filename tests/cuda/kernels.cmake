@@ -4,6 +4,7 @@
 #   stencil calls outside an `if` a stretch of its own, captured at the first run; the damping
 #   inside `if (nord == n)` is launched plainly (the run's scalars choose it). The chain: one
 #   graph for the whole run, no stretches. Instrumented: plain launches only.
+# The chain's counts are of --cuda-fed on (a segment inside a walk), off by default.
 # - phases: the chain's segment waits at 1 barrier a level in the interior variant (courant
 #   and the fluxes, one loop; then diffuse and update, one loop, reading the fluxes at
 #   offsets) and 2 in `all` (edges_x and edges_y after the fluxes); inside the walk, 1 more
@@ -12,9 +13,9 @@
 # - empty nests: the unfused chain launches 11 kernels a run in the interior variant, where
 #   edges_x and edges_y have no statement, and 13 in `all`.
 # - walks: the chain's tridiagonal solve (FORWARD, then BACKWARD with the clip inside) is one
-#   kernel, which runs the segment before it level by level inside its FORWARD walk: the
-#   chain one launch, its segment's kernel and no walk kernel of its own, qn in a shared
-#   tile (with fx and fy); with --cuda-fed off two (the segment, the walks); walks.fpo's `sweeps` (up, down, up) one kernel and `across` (its
+#   kernel; by default (--cuda-fed off) the chain is two launches (its segment, the walks);
+#   with --cuda-fed on the walk kernel runs the segment before it level by level inside its
+#   FORWARD walk: one launch, no walk kernel of its own, qn in a shared tile (with fx, fy); walks.fpo's `sweeps` (up, down, up) one kernel and `across` (its
 #   computations not one column group) two.
 # - prefetch: segments of several levels a block ask L2 for the next level's inputs.
 # - the walk's step in a fed kernel's last phase (fpo_own), where a level keeps a barrier.
@@ -59,7 +60,7 @@ if(next LESS 0 OR last LESS 0 OR launches LESS 3)
                       "between; expected all three damping `if`s (a launch each at least) before it")
 endif()
 
-gen(chain "${SRC}/tests/bench/chain.fpo")
+gen(chain --cuda-fed on "${SRC}/tests/bench/chain.fpo")
 file(READ "${DIR}/chain/chain_step.interior.cu" chain)
 count("${chain}" "fpo_cuda_stretch" s)
 count("${chain}" "fpo_cuda_replay\\(" r)
@@ -93,14 +94,14 @@ if(NOT launches EQUAL 1 OR NOT walks EQUAL 0 OR NOT fed EQUAL 1)
                       "inside a walk (128 registers at most: two blocks a multiprocessor); "
                       "expected 1, 0 and 1")
 endif()
-# --cuda-fed off: the segment and the walks are two kernels again (the chain before fed kernels)
-gen(chain_off --cuda-fed off "${SRC}/tests/bench/chain.fpo")
+# by default (--cuda-fed off) the segment and the walks are two kernels (as before fed kernels)
+gen(chain_off "${SRC}/tests/bench/chain.fpo")
 file(READ "${DIR}/chain_off/chain_step.interior.cu" chain_off)
 count("${chain_off}" "FPO_LAUNCH(_TILES)?\\(" launches)
 count("${chain_off}" "static __global__ void fpo_walk" walks)
 count("${chain_off}" "fpo_fed" fed)
 if(NOT launches EQUAL 2 OR NOT walks EQUAL 1 OR NOT fed EQUAL 0)
-  message(FATAL_ERROR "chain --cuda-fed off: ${launches} launches, ${walks} walk kernels, "
+  message(FATAL_ERROR "chain (--cuda-fed off): ${launches} launches, ${walks} walk kernels, "
                       "${fed} mentions of a fed kernel; expected 2, 1 and 0")
 endif()
 # the walk's step in the segment's last phase, no barrier before it, where the item handing
@@ -109,10 +110,10 @@ endif()
 count("${chain}" "fpo_own = fpo_ni == 64 && fpo_c == fpo_tj0;" own_set)
 count("${chain}" "if \\(fpo_own\\)" own_walk)
 count("${chain}" "if \\(!fpo_own\\) {[^\n]*\n *__syncthreads\\(\\);" own_else)
-gen(fed --layouts 1x1 "${SRC}/tests/programs/fed.fpo")
+gen(fed --cuda-fed on --layouts 1x1 "${SRC}/tests/programs/fed.fpo")
 file(READ "${DIR}/fed/fed.all.cu" fed_cu)
 count("${fed_cu}" "if \\(fpo_own\\)" fed_own)
-gen(fed_one --layouts 1x1 "${SRC}/tests/cuda/fed_one.fpo")
+gen(fed_one --cuda-fed on --layouts 1x1 "${SRC}/tests/cuda/fed_one.fpo")
 file(READ "${DIR}/fed_one/fed_one.all.cu" one_cu)
 count("${one_cu}" "static __global__ void FPO_LAUNCH_BOUNDS\\(256, 2\\) fpo_fed" one_fed)
 count("${one_cu}" "fpo_own" one_own)
@@ -172,9 +173,9 @@ if(NOT interior EQUAL 11 OR NOT all EQUAL 13 OR NOT dropped EQUAL 2)
   message(FATAL_ERROR "chain unfused: ${interior} launches in the interior variant (${dropped} "
                       "nests dropped), ${all} in all; expected 11 (2), 13")
 endif()
-message(STATUS "kernels: sw_step 8 graphs, its damping plain; the chain one graph, 2 and 3 "
-               "barriers, two of each shared tile, cx, cy and qd in registers, one kernel with "
-               "its segment inside its walk; unfused 11 and 13 launches; tp_step's segments of 4 "
+message(STATUS "kernels: sw_step 8 graphs, its damping plain; the chain one graph, two "
+               "kernels by default; with --cuda-fed on 2 and 3 barriers, two of each shared "
+               "tile, cx, cy and qd in registers, one kernel with its segment inside its walk; unfused 11 and 13 launches; tp_step's segments of 4 "
                "levels ask L2 for 15 arrays a level ahead, its 3 segments' last column of tiles up to 8 "
                "wider; the chain's and fed.fpo's walks in the last "
                "phase, fed_one.fpo's after a barrier")
