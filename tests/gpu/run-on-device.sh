@@ -348,14 +348,16 @@ done
 for tag in ${FPO_GPU_SOURCE:-}; do
     b="$bin/fpo_cuda_bench_$tag"
     [ -x "$b" ] && [ -n "$ncu" ] && grep -qa 'STEP: %s only' "$b" || continue
-    for spec in "tp_step fpo_seg 6" "chain fpo_fed 1"; do   # (launches: a run's and more)
+    for spec in "tp_step fpo_seg 6" "chain fpo_seg|fpo_walk|fpo_fed 2"; do   # (launches: a run's and more)
         set -- $spec
         rep=${OUT:-/tmp}/src_${tag}_$1
         echo "== Nsight Compute source counters: the $1's $2 kernels ($tag, 192 x 192 x 80) -> ${rep##*/}.csv"
+        # (a report is read even where the program failed a check of its own)
         env -u LD_LIBRARY_PATH "$ncu" --clock-control none -k "regex:$2" --launch-count "$3" \
             --section SourceCounters --section WarpStateStats -f -o "$rep" \
             env LD_LIBRARY_PATH="$rt/gomp" OMP_NUM_THREADS=4 "$b" 192 80 1 "$1" > "$rep.log" 2>&1 ||
-            { tail -5 "$rep.log"; continue; }
+            tail -5 "$rep.log"
+        [ -s "$rep.ncu-rep" ] || continue
         env -u LD_LIBRARY_PATH "$ncu" --import "$rep.ncu-rep" --page source --csv \
             --print-source sass > "$rep.csv" 2>&1 ||
             env -u LD_LIBRARY_PATH "$ncu" --import "$rep.ncu-rep" --page source --csv > "$rep.csv" 2>&1
