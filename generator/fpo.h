@@ -490,7 +490,8 @@ typedef struct Build {
     int cuda_unroll;            /* a CUDA column kernel's walk, levels unrolled (1: none) */
     int cuda_rows;              /* the most rows of a CUDA segment kernel's tile (16) */
     int cuda_shared;            /* the most shared memory of a CUDA segment kernel's block, KiB
-                                 * (48: what a block has without asking) */
+                                 * (96; over 48, what a block has without asking, is asked
+                                 * for at launch) */
     bool cuda_fed;              /* a CUDA segment may run inside the walk after it (false) */
     int cuda_slack;             /* the columns past 64 the last column of a CUDA segment's tiles
                                  * may take (8) */

@@ -37,7 +37,7 @@ static const char usage[] =
     "  --cuda-rows N        the most rows of a CUDA segment kernel's tile of 64 points a row\n"
     "                       (default 16; 1, 2, 4, 8, 16 or 32)\n"
     "  --cuda-shared KB     the most shared memory a CUDA segment kernel's block takes, in KiB\n"
-    "                       (default 48; 16 to 227: over 48 asks for it at launch)\n"
+    "                       (default 96; 16 to 227: over 48 asks for it at launch)\n"
     "  --cuda-slack N       the columns past 64 the last column of a CUDA segment kernel's tiles\n"
     "                       may take (default 8; 0 to 32)\n"
     "  --cuda-fed on|off    a CUDA segment right before a column walk computed level by level\n"
