@@ -58,6 +58,8 @@ typedef struct Cu {
     int unroll;        /* a column kernel's walk (levels) and a segment nest's loop over its
                         * points, unrolled (--cuda-unroll) */
     bool fed;          /* a segment may run inside the walk after it (--cuda-fed) */
+    int blocks;        /* a segment kernel's blocks a multiprocessor its registers leave room
+                        * for (--cuda-blocks; 0: 1024 / threads, none at CU_THREADS) */
     bool stretches;    /* a run with exchanges or callbacks: its blocks' kernels as graphs */
     int nstretch;      /* blocks made stretches */
     int nlaunch;       /* launches written to run's body */
@@ -1964,10 +1966,14 @@ static void seg_args(Cu *c, Buf *b, Seg *g, const bool *touched) {
     }
 }
 
-/* A tile kernel's first line up to its parameters: other thread counts than CU_THREADS keep
- * to the registers of 1024 threads a multiprocessor (64 each), at most. */
+/* A tile kernel's first line up to its parameters: its registers held to what --cuda-blocks
+ * blocks a multiprocessor leave (65536 / (blocks x threads) a thread); without it, other
+ * thread counts than CU_THREADS keep to those of 1024 threads a multiprocessor (64 each). */
 static void seg_kernel_open(Cu *c, Buf *k, const char *name) {
-    if (c->threads != CU_THREADS)
+    if (c->blocks > 0)
+        buf_printf(k, "static __global__ void FPO_LAUNCH_BOUNDS(%d, %d) %s(", c->threads,
+                   c->blocks, name);
+    else if (c->threads != CU_THREADS)
         buf_printf(k, "static __global__ void FPO_LAUNCH_BOUNDS(%d, %d) %s(", c->threads,
                    c->threads < 1024 ? 1024 / c->threads : 1, name);
     else
@@ -2590,6 +2596,7 @@ void fpo_cuda_defaults(Build *bd) {
     bd->cuda_shared = 96;   /* (the transport step 1.27x faster than at 48 on an H200) */
     bd->cuda_slack = 8;
     bd->cuda_fed = false;   /* (on: the chain 2.3x slower on an H200, docs/cuda.md) */
+    bd->cuda_blocks = 0;
 }
 
 /* The state of emission for the variant of class `edges`, its arrays planned. */
@@ -2600,6 +2607,7 @@ static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
             .rows = bd->cuda_rows > 0 && bd->cuda_rows < CU_TY ? bd->cuda_rows : CU_TY,
             .shared = (bd->cuda_shared > 0 ? bd->cuda_shared : 48) * 1024,
             .unroll = bd->cuda_unroll > 1 ? bd->cuda_unroll : 1, .fed = bd->cuda_fed,
+            .blocks = bd->cuda_blocks > 0 ? bd->cuda_blocks : 0,
             .slack = bd->cuda_slack >= 0 && bd->cuda_slack <= CU_SLACK_MAX ? bd->cuda_slack : 8};
     plan_arrays(&c);
     return c;

@@ -495,6 +495,8 @@ typedef struct Build {
     bool cuda_fed;              /* a CUDA segment may run inside the walk after it (false) */
     int cuda_slack;             /* the columns past 64 the last column of a CUDA segment's tiles
                                  * may take (8) */
+    int cuda_blocks;            /* the blocks a multiprocessor a CUDA segment kernel's registers
+                                 * leave room for (0: as the threads make: none at 256) */
     char **backends;
     int nbackends;
     char **frontdoors;          /* languages besides C the program is called from: "fortran",

@@ -42,6 +42,8 @@ static const char usage[] =
     "                       may take (default 8; 0 to 32)\n"
     "  --cuda-fed on|off    a CUDA segment right before a column walk computed level by level\n"
     "                       inside the walk's kernel, where that gives the same bits (default off)\n"
+    "  --cuda-blocks N      a CUDA segment kernel's registers held to what N blocks a\n"
+    "                       multiprocessor leave (__launch_bounds__; default: none at 256 threads)\n"
     "  --plan FILE          write the outputs, inputs and build report (CMake syntax) and stop\n"
     "  --depfile FILE       write a Makefile-style depfile: every output depends on every input read\n"
     "  --prefix-map OLD=NEW write source paths that start with OLD as NEW and the rest (in #line,\n"
@@ -64,7 +66,7 @@ static const char usage[] =
 typedef struct Options {
     const char *program, *outdir, *backend, *plan, *depfile, *emit_ir, *from_ir, *layouts, *halo;
     const char *cuda_nests, *cuda_levels, *cuda_threads, *cuda_unroll, *cuda_rows, *cuda_shared,
-        *cuda_slack;
+        *cuda_slack, *cuda_blocks;
     const char *cuda_fed;
     char **backends;
     int nbackends;
@@ -220,6 +222,8 @@ static int parse_args(int argc, char **argv, Options *o) {
             slot = &o->cuda_slack;
         else if (!strcmp(a, "--cuda-fed"))
             slot = &o->cuda_fed;
+        else if (!strcmp(a, "--cuda-blocks"))
+            slot = &o->cuda_blocks;
         else if (!strcmp(a, "--plan"))
             slot = &o->plan;
         else if (!strcmp(a, "--depfile"))
@@ -407,8 +411,12 @@ static int build_options(Options *o, Build *b) {
         count_option(o->cuda_threads, "--cuda-threads", 64, 1024, 32, &b->cuda_threads) ||
         count_option(o->cuda_unroll, "--cuda-unroll", 1, 16, 1, &b->cuda_unroll) ||
         count_option(o->cuda_shared, "--cuda-shared", 16, 227, 1, &b->cuda_shared) ||
-        count_option(o->cuda_slack, "--cuda-slack", 0, 32, 1, &b->cuda_slack))
+        count_option(o->cuda_slack, "--cuda-slack", 0, 32, 1, &b->cuda_slack) ||
+        count_option(o->cuda_blocks, "--cuda-blocks", 1, 32, 1, &b->cuda_blocks))
         return 2;
+    if (b->cuda_blocks * b->cuda_threads > 2048)   /* (a multiprocessor's most threads) */
+        return usage_error("--cuda-blocks %s: blocks of --cuda-threads make more than the "
+                           "2048 threads a multiprocessor runs", o->cuda_blocks);
     if (o->cuda_rows) {   /* the tile's rows halve from the most (emit_cuda's plan_segment) */
         char *end;
         long r = strtol(o->cuda_rows, &end, 10);

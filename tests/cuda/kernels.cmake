@@ -147,6 +147,16 @@ if(NOT ahead4 EQUAL 15 OR NOT ahead1 EQUAL 0)
   message(FATAL_ERROR "tp_step: ${ahead4} arrays asked of L2 a level ahead with --cuda-levels 4, "
                       "${ahead1} with one level a block; expected 15 and 0")
 endif()
+# --cuda-blocks 4: the segment kernels' registers held to four blocks of 256 threads a
+# multiprocessor; none by default (256 threads)
+gen(tpb4 --cuda-blocks 4 --program tp_step "${SRC}/example_model/model/fvtp.fpo")
+file(READ "${DIR}/tpb4/tp_step.interior.cu" tpb4)
+count("${tpb4}" "static __global__ void FPO_LAUNCH_BOUNDS\\(256, 4\\) fpo_seg" bounds4)
+count("${tp1}" "FPO_LAUNCH_BOUNDS\\([0-9]+, [0-9]+\\) fpo_seg" bounds1)
+if(NOT bounds4 EQUAL 3 OR NOT bounds1 EQUAL 0)
+  message(FATAL_ERROR "tp_step: ${bounds4} segment kernels bounded to 4 blocks with "
+                      "--cuda-blocks 4, ${bounds1} bounded by default; expected 3 and 0")
+endif()
 count("${tp1}" "fpo_tiles_slack_\\(fpo_i0, fpo_i1, 64, 8\\)" slack_tp)
 count("${tp1}" "fpo_ti1 = fpo_ti0 \\+ 64 \\+ \\(\\(int\\)blockIdx.x \\+ 1 == \\(int\\)gridDim.x \\? fpo_sx" slack_k)
 count("${chain}" "fpo_tiles_slack_|fpo_ti1" slack_chain)
@@ -176,6 +186,7 @@ endif()
 message(STATUS "kernels: sw_step 8 graphs, its damping plain; the chain one graph, two "
                "kernels by default; with --cuda-fed on 2 and 3 barriers, two of each shared "
                "tile, cx, cy and qd in registers, one kernel with its segment inside its walk; unfused 11 and 13 launches; tp_step's segments of 4 "
-               "levels ask L2 for 15 arrays a level ahead, its 3 segments' last column of tiles up to 8 "
+               "levels ask L2 for 15 arrays a level ahead, its 3 segments bounded to 4 blocks with "
+               "--cuda-blocks 4, their last column of tiles up to 8 "
                "wider; the chain's and fed.fpo's walks in the last "
                "phase, fed_one.fpo's after a barrier")
