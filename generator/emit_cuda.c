@@ -60,6 +60,7 @@ typedef struct Cu {
     bool fed;          /* a segment may run inside the walk after it (--cuda-fed) */
     int blocks;        /* a segment kernel's blocks a multiprocessor its registers leave room
                         * for (--cuda-blocks; 0: 1024 / threads, none at CU_THREADS) */
+    int ahead;         /* the levels a walk reads a field ahead (--cuda-ahead; 0: none) */
     bool stretches;    /* a run with exchanges or callbacks: its blocks' kernels as graphs */
     int nstretch;      /* blocks made stretches */
     int nlaunch;       /* launches written to run's body */
@@ -394,13 +395,13 @@ typedef struct Win {
     Var **w;           /* w[0 .. r]: the registers, as scalar variables of the statements */
 } Win;
 
-/* A field the walk only reads, at its own point and level: the values of the next AHEAD
- * levels (in the walk's order) are loaded ahead into fpo_q_NAME_0 .. _AHEAD-1, q_0 the level
- * walked, so that a thread has that many loads in flight instead of one a level. */
-enum { AHEAD = 8, AHEAD_FIELDS = 3 };
+/* A field the walk only reads, at its own point and level: the values of the next --cuda-ahead
+ * levels (in the walk's order; AHEAD by default) are loaded ahead into fpo_q_NAME_0 .. , q_0
+ * the level walked, so that a thread has that many loads in flight instead of one a level. */
+enum { AHEAD = 8, AHEAD_MAX = 32, AHEAD_FIELDS = 3 };
 typedef struct Ahead {
     Var *v;
-    Var **q;           /* q[0 .. AHEAD): the registers, as scalar variables of the statements */
+    Var **q;           /* q[0 .. the walk's depth): the registers, as scalar variables */
 } Ahead;
 
 typedef struct Walk {
@@ -411,6 +412,7 @@ typedef struct Walk {
     int nwin;
     Ahead *ahead;
     int nahead;
+    int depth;         /* the levels each of them is read ahead (--cuda-ahead) */
     int peel;          /* levels walked first reading stored values back from memory (the
                         * registers of a kept value hold a level only once it was walked) */
 } Walk;
@@ -600,12 +602,13 @@ static bool walk_reads_only(Cu *c, Walk *k, Var *v) {
 
 static void plan_ahead(Cu *c, Walk *k) {
     Decl *s = k->u->st;
-    for (int i = 0; i < s->nparams + s->ntemps && k->nahead < AHEAD_FIELDS; i++) {
+    k->depth = c->ahead;
+    for (int i = 0; i < s->nparams + s->ntemps && k->nahead < AHEAD_FIELDS && k->depth; i++) {
         Var *v = i < s->nparams ? s->params[i] : s->temps[i - s->nparams];
         if (!walk_reads_only(c, k, v))
             continue;
-        Ahead a = {v, fpo_new(sizeof(Var *) * AHEAD)};
-        for (int t = 0; t < AHEAD; t++)
+        Ahead a = {v, fpo_new(sizeof(Var *) * (size_t)k->depth)};
+        for (int t = 0; t < k->depth; t++)
             a.q[t] = scalar_var(fpo_fmt("fpo_q_%s_%d", v->name, t), v->dt);
         VPUSH(k->ahead, k->nahead, a);
     }
@@ -620,7 +623,7 @@ static bool plan_walk(Cu *c, FGroup *G, Unit *g0, Unit *u, int left, Walk *k) {
     int n = 1;
     while (n < left && walk_joins(u, n + 1))
         n++;
-    *k = (Walk){u, n, walk_hosts(c, G, g0, u, n, left), NULL, 0, NULL, 0, 0};
+    *k = (Walk){u, n, walk_hosts(c, G, g0, u, n, left), NULL, 0, NULL, 0, 0, 0};
     Decl *s = u->st;
     for (int i = 0; i < s->nparams + s->ntemps; i++) {
         Var *v = i < s->nparams ? s->params[i] : s->temps[i - s->nparams];
@@ -772,12 +775,12 @@ static void walk_ahead(Buf *b, Walk *k, bool fwd, const char *ka, const char *kz
                        int depth) {
     for (int a = 0; a < k->nahead; a++) {
         Var *v = k->ahead[a].v;
-        for (int t = fill ? 0 : 1; t <= AHEAD; t++) {
-            if (t == AHEAD && fill)
+        for (int t = fill ? 0 : 1; t <= k->depth; t++) {
+            if (t == k->depth && fill)
                 break;
             int at = fill ? t : t - 1;   /* the register set; level k + t (fwd) */
             ind(b, depth);
-            if (!fill && t < AHEAD) {
+            if (!fill && t < k->depth) {
                 buf_printf(b, "fpo_q_%s_%d = fpo_q_%s_%d;\n", v->name, at, v->name, t);
                 continue;
             }
@@ -914,7 +917,7 @@ static void walk_comment(Buf *kb, Walk *k) {
     for (int a = 0; a < k->nahead; a++)
         buf_printf(kb, "%s %s", a ? "," : "; read ahead:", k->ahead[a].v->name);
     if (k->nahead)
-        buf_printf(kb, " (%d levels)", AHEAD);
+        buf_printf(kb, " (%d levels)", k->depth);
     for (int h = 0; h < k->nhost; h++)
         buf_printf(kb, "%s %s", h ? "," : "; inside it, at each level:", u[k->n + h].st->name);
 }
@@ -930,7 +933,7 @@ static void walk_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, int h0, int m0) {
             buf_printf(kb, "    %s fpo_w_%s_%d = 0;\n    (void)fpo_w_%s_%d;\n",
                        fpo_c_type(k->win[i].v->dt), k->win[i].v->name, d, k->win[i].v->name, d);
     for (int a = 0; a < k->nahead; a++)
-        for (int t = 0; t < AHEAD; t++)
+        for (int t = 0; t < k->depth; t++)
             buf_printf(kb, "    %s fpo_q_%s_%d = 0;\n", fpo_c_type(k->ahead[a].v->dt),
                        k->ahead[a].v->name, t);
     if (k->peel)
@@ -2597,6 +2600,7 @@ void fpo_cuda_defaults(Build *bd) {
     bd->cuda_slack = 8;
     bd->cuda_fed = false;   /* (on: the chain 2.3x slower on an H200, docs/cuda.md) */
     bd->cuda_blocks = 0;
+    bd->cuda_ahead = AHEAD;
 }
 
 /* The state of emission for the variant of class `edges`, its arrays planned. */
@@ -2608,6 +2612,7 @@ static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
             .shared = (bd->cuda_shared > 0 ? bd->cuda_shared : 48) * 1024,
             .unroll = bd->cuda_unroll > 1 ? bd->cuda_unroll : 1, .fed = bd->cuda_fed,
             .blocks = bd->cuda_blocks > 0 ? bd->cuda_blocks : 0,
+            .ahead = bd->cuda_ahead >= 0 && bd->cuda_ahead <= AHEAD_MAX ? bd->cuda_ahead : AHEAD,
             .slack = bd->cuda_slack >= 0 && bd->cuda_slack <= CU_SLACK_MAX ? bd->cuda_slack : 8};
     plan_arrays(&c);
     return c;

@@ -497,6 +497,7 @@ typedef struct Build {
                                  * may take (8) */
     int cuda_blocks;            /* the blocks a multiprocessor a CUDA segment kernel's registers
                                  * leave room for (0: as the threads make: none at 256) */
+    int cuda_ahead;             /* the levels a CUDA walk reads a field ahead (8; 0: none) */
     char **backends;
     int nbackends;
     char **frontdoors;          /* languages besides C the program is called from: "fortran",

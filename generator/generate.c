@@ -97,6 +97,7 @@ int fpo_generate_memory(const char *path, const char *text, size_t len, Output *
             d.cuda_blocks = (h >> 19) % 5;   /* (0: none; at most 2048 threads, as main's) */
             if (d.cuda_blocks * d.cuda_threads > 2048)
                 d.cuda_blocks = 2048 / d.cuda_threads;
+            d.cuda_ahead = (int[]){0, 1, 8, 32}[(h >> 22) % 4];
             fpo_emit_cuda(ir, &d, o, &nc);
         }
     }

@@ -44,6 +44,8 @@ static const char usage[] =
     "                       inside the walk's kernel, where that gives the same bits (default off)\n"
     "  --cuda-blocks N      a CUDA segment kernel's registers held to what N blocks a\n"
     "                       multiprocessor leave (__launch_bounds__; default: none at 256 threads)\n"
+    "  --cuda-ahead N       the levels a CUDA column walk loads a field it only reads ahead\n"
+    "                       (default 8; 0 to 32, 0: none)\n"
     "  --plan FILE          write the outputs, inputs and build report (CMake syntax) and stop\n"
     "  --depfile FILE       write a Makefile-style depfile: every output depends on every input read\n"
     "  --prefix-map OLD=NEW write source paths that start with OLD as NEW and the rest (in #line,\n"
@@ -66,7 +68,7 @@ static const char usage[] =
 typedef struct Options {
     const char *program, *outdir, *backend, *plan, *depfile, *emit_ir, *from_ir, *layouts, *halo;
     const char *cuda_nests, *cuda_levels, *cuda_threads, *cuda_unroll, *cuda_rows, *cuda_shared,
-        *cuda_slack, *cuda_blocks;
+        *cuda_slack, *cuda_blocks, *cuda_ahead;
     const char *cuda_fed;
     char **backends;
     int nbackends;
@@ -224,6 +226,8 @@ static int parse_args(int argc, char **argv, Options *o) {
             slot = &o->cuda_fed;
         else if (!strcmp(a, "--cuda-blocks"))
             slot = &o->cuda_blocks;
+        else if (!strcmp(a, "--cuda-ahead"))
+            slot = &o->cuda_ahead;
         else if (!strcmp(a, "--plan"))
             slot = &o->plan;
         else if (!strcmp(a, "--depfile"))
@@ -412,7 +416,8 @@ static int build_options(Options *o, Build *b) {
         count_option(o->cuda_unroll, "--cuda-unroll", 1, 16, 1, &b->cuda_unroll) ||
         count_option(o->cuda_shared, "--cuda-shared", 16, 227, 1, &b->cuda_shared) ||
         count_option(o->cuda_slack, "--cuda-slack", 0, 32, 1, &b->cuda_slack) ||
-        count_option(o->cuda_blocks, "--cuda-blocks", 1, 32, 1, &b->cuda_blocks))
+        count_option(o->cuda_blocks, "--cuda-blocks", 1, 32, 1, &b->cuda_blocks) ||
+        count_option(o->cuda_ahead, "--cuda-ahead", 0, 32, 1, &b->cuda_ahead))
         return 2;
     if (b->cuda_blocks * b->cuda_threads > 2048)   /* (a multiprocessor's most threads) */
         return usage_error("--cuda-blocks %s: blocks of --cuda-threads make more than the "

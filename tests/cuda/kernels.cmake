@@ -96,6 +96,21 @@ if(NOT launches EQUAL 1 OR NOT walks EQUAL 0 OR NOT fed EQUAL 1)
 endif()
 # by default (--cuda-fed off) the segment and the walks are two kernels (as before fed kernels)
 gen(chain_off "${SRC}/tests/bench/chain.fpo")
+# the walks read d, then cp and dp, 8 levels ahead; 16 with --cuda-ahead 16; none with 0
+gen(chain_a16 --cuda-ahead 16 "${SRC}/tests/bench/chain.fpo")
+gen(chain_a0 --cuda-ahead 0 "${SRC}/tests/bench/chain.fpo")
+file(READ "${DIR}/chain_a16/chain_step.interior.cu" chain_a16)
+file(READ "${DIR}/chain_a0/chain_step.interior.cu" chain_a0)
+file(READ "${DIR}/chain_off/chain_step.interior.cu" chain_a8)
+count("${chain_a8}" "read ahead: [a-z, ]+ \\(8 levels\\)" ahead8)
+count("${chain_a16}" "read ahead: [a-z, ]+ \\(16 levels\\)" ahead16)
+count("${chain_a16}" "fpo_q_(d|cp|dp)_15 = " regs16)
+count("${chain_a0}" "read ahead|fpo_q_(d|cp|dp)_" ahead0)
+if(NOT ahead8 EQUAL 2 OR NOT ahead16 EQUAL 2 OR regs16 LESS 3 OR NOT ahead0 EQUAL 0)
+  message(FATAL_ERROR "chain: walks reading ahead 8 levels ${ahead8}, 16 with --cuda-ahead 16 "
+                      "${ahead16} (the 16th registers set ${regs16} times), ${ahead0} mentions "
+                      "with 0; expected 2, 2 (3 or more), 0")
+endif()
 file(READ "${DIR}/chain_off/chain_step.interior.cu" chain_off)
 count("${chain_off}" "FPO_LAUNCH(_TILES)?\\(" launches)
 count("${chain_off}" "static __global__ void fpo_walk" walks)
@@ -187,6 +202,6 @@ message(STATUS "kernels: sw_step 8 graphs, its damping plain; the chain one grap
                "kernels by default; with --cuda-fed on 2 and 3 barriers, two of each shared "
                "tile, cx, cy and qd in registers, one kernel with its segment inside its walk; unfused 11 and 13 launches; tp_step's segments of 4 "
                "levels ask L2 for 15 arrays a level ahead, its 3 segments bounded to 4 blocks with "
-               "--cuda-blocks 4, their last column of tiles up to 8 "
+               "--cuda-blocks 4, the chain's walks reading 8 or 16 levels ahead or none, their last column of tiles up to 8 "
                "wider; the chain's and fed.fpo's walks in the last "
                "phase, fed_one.fpo's after a barrier")
