@@ -36,6 +36,8 @@ struct fpo_cuda {
                                 * none), given to each kernel of a graph */
     int l2_raised;             /* open raised the device's persisting L2 to keep them ... */
     size_t l2_before;          /* ... from this, which close gives back */
+    cudaEvent_t after;         /* step_after's, recorded on the caller's stream (made at its
+                                * first call) */
 };
 
 /* Destroy the graphs of a binding. */
@@ -116,6 +118,8 @@ extern "C" void fpo_cuda_close(fpo_cuda *c) {
     fpo_cuda_bindings_free(c->slot, FPO_CUDA_BINDINGS);
     cudaFree(c->pool);
     cudaFree(c->found);
+    if (c->after)
+        cudaEventDestroy(c->after);
     if (c->own)
         cudaStreamDestroy(c->stream);
     fpo_cuda_leave(c, entered);
@@ -241,14 +245,14 @@ extern "C" fpo_status fpo_cuda_after(fpo_cuda *c, void *stream, const char *prog
     if ((cudaStream_t)stream == c->stream)
         return FPO_OK;
     int entered = fpo_cuda_enter(c);
-    cudaEvent_t ev = NULL;
-    cudaError_t e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
+    cudaError_t e = cudaSuccess;
+    if (!c->after &&   /* (one event for every call: a wait takes what was recorded then) */
+        (e = cudaEventCreateWithFlags(&c->after, cudaEventDisableTiming)) != cudaSuccess)
+        c->after = NULL;
     if (e == cudaSuccess)
-        e = cudaEventRecord(ev, (cudaStream_t)stream);
+        e = cudaEventRecord(c->after, (cudaStream_t)stream);
     if (e == cudaSuccess)
-        e = cudaStreamWaitEvent(c->stream, ev, 0);
-    if (ev)
-        cudaEventDestroy(ev);   /* (freed once the wait has seen it) */
+        e = cudaStreamWaitEvent(c->stream, c->after, 0);
     fpo_cuda_leave(c, entered);
     if (e != cudaSuccess) {
         cudaGetLastError();   /* (not the next launch's error) */
