@@ -5,9 +5,10 @@
  * loop nest as a kernel of its own (a thread a point; a thread a column for a FORWARD or
  * BACKWARD interval whose columns do not read each other, and in fused builds one kernel, a
  * walk, for a call's consecutive such intervals, the values a level reads back from the
- * levels before it in registers; else level by level). A segment right before walks that read
- * what it computes only at their own point runs inside the first walk's kernel, a block a tile
- * computing it level by level, a thread a column walking it (a fed kernel). Temporaries kept
+ * levels before it in registers; else level by level). With --cuda-fed on, a segment right
+ * before walks that read what it computes only at their own point runs inside the first walk's
+ * kernel, a block a tile computing it level by level, a thread a column walking it (a fed
+ * kernel). Temporaries kept
  * on the chip only have no array in the device pool (a table open reads). Run's body
  * (emit_c.c) launches them on the program's stream; it is captured as a CUDA graph on the
  * first run and replayed after. docs/cuda.md explains the mapping. */
