@@ -25,7 +25,7 @@
 # machine has it (with the example model at N = 384); the GPU benchmark
 # (fpo_cuda_bench: chain and transport step fused and unfused, the device triad, the C back end
 # on all the machine's cores, the host time of a run, the chain written by hand as one kernel
-# in eight shapes) at two sizes and every
+# in eight shapes) at three sizes and every
 # fpo_cuda_bench_<tag> of the kernel-shape sweep that was built (FPO_CUDA_SWEEP=ON), with a
 # table of their times; with FPO_GPU_PROFILE, Nsight Compute's view of the chain's, the
 # transport step's and the hand-written chain's kernels; with FPO_GPU_SOURCE, their source
@@ -290,6 +290,9 @@ bench() {
 }
 check "fpo_cuda_bench 192 x 192 x 80" bench "$bin/fpo_cuda_bench" 192 80 20
 check "fpo_cuda_bench 384 x 384 x 80" bench "$bin/fpo_cuda_bench" 384 80 10
+# a rank's domain as large as one GPU takes (16 times 192 x 192's columns: does the chain's
+# walk, one thread a column, then have the warps to approach the triad?)
+check "fpo_cuda_bench 768 x 768 x 80" bench "$bin/fpo_cuda_bench" 768 80 5
 sweep=$(mktemp)
 for size in 192 384; do
     for b in "$bin"/fpo_cuda_bench_*; do
