@@ -8,10 +8,9 @@
  * levels before it in registers; else level by level). With --cuda-fed on, a segment right
  * before walks that read what it computes only at their own point runs inside the first walk's
  * kernel, a block a tile computing it level by level, a thread a column walking it (a fed
- * kernel). Temporaries kept
- * on the chip only have no array in the device pool (a table open reads). Run's body
- * (emit_c.c) launches them on the program's stream; it is captured as a CUDA graph on the
- * first run and replayed after. docs/cuda.md explains the mapping. */
+ * kernel). Temporaries kept on the chip only have no array in the device pool (a table open
+ * reads). Run's body (emit_c.c) launches them on the program's stream; it is captured as a
+ * CUDA graph on the first run and replayed after. docs/cuda.md explains the mapping. */
 #include "opt.h"
 
 #include <string.h>
