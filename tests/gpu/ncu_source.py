@@ -13,7 +13,8 @@ a row an instruction) is matched to the kernel of the listing whose instructions
 repeats (the CSV's own kernel names are not relied on); its rows give each instruction's
 counters by position. Columns are found by their words: "Warp Stall Sampling (All" (samples,
 where the warps were when sampled: what the time went to), "Instructions Executed" (warp
-instructions, not threads'); a column missing is shown as 0."""
+instructions, not threads'), "stall_REASON" (the samples by what the warp waited for: each
+line's three largest are shown); a column missing is shown as 0."""
 import csv
 import re
 import sys
@@ -58,6 +59,10 @@ def main():
                sass_loops.kernels(open(sys.argv[2]).read().split("\n"))]
     for header, rows in sections(sys.argv[1]):
         src = column(header, "Source")
+        # the samples' stall reasons (stall_long_sb: a global or local load; stall_math: the
+        # math pipe; ...), where the CSV has them
+        reasons = [(i, n.strip()[len("stall_"):]) for i, n in enumerate(header)
+                   if n.strip().startswith("stall_") and "Not Issued" not in n]
         samples = column(header, "Warp Stall Sampling (All")
         executed = next((i for i, n in enumerate(header) if n.strip() == "Instructions Executed"),
                         None)
@@ -76,6 +81,7 @@ def main():
             continue
         name, ins = best
         by = defaultdict(lambda: [0.0, 0.0])
+        waits = defaultdict(lambda: defaultdict(float))   # line: reason: samples
         total = [0.0, 0.0]
         for r, (_, where) in zip(rows, ins):
             s, e = number(r, samples), number(r, executed)
@@ -84,6 +90,8 @@ def main():
             by[key][1] += e
             total[0] += s
             total[1] += e
+            for i, reason in reasons:
+                waits[key][reason] += number(r, i)
         m = re.match(r"_Z(\d+)", name)   # a mangled name: its length, then the name
         short = name[m.end(): m.end() + int(m.group(1))] if m else name
         print(f"{short}: {len(rows)} instructions ({score:.0%} of the opcodes as here), "
@@ -92,10 +100,13 @@ def main():
         rest = sorted(((k, v) for k, v in by.items() if ".fpo:" not in k),
                       key=lambda kv: -kv[1][0])
         for what, items in ((".fpo lines", fpo), ("generated lines", rest)):
-            print(f"  {what}: {'line':28s} {'samples%':>8s} {'Minst':>7s}")
+            print(f"  {what}: {'line':28s} {'samples%':>8s} {'Minst':>7s}"
+                  f"{'  waiting on (share of the line)' if reasons else ''}")
             for k, (s, e) in items[:top]:
+                w = sorted(waits[k].items(), key=lambda kv: -kv[1])[:3]
+                w = ", ".join(f"{n} {100 * v / s:.0f} %" for n, v in w if v > 0 and s > 0)
                 print(f"  {'':{len(what)}s}  {k:28s} {100 * s / max(total[0], 1):8.1f} "
-                      f"{e / 1e6:7.2f}")
+                      f"{e / 1e6:7.2f}{'  ' + w if w else ''}")
 
 
 if __name__ == "__main__":
