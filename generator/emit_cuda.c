@@ -61,6 +61,7 @@ typedef struct Cu {
     int blocks;        /* a segment kernel's blocks a multiprocessor its registers leave room
                         * for (--cuda-blocks; 0: 1024 / threads, none at CU_THREADS) */
     int ahead;         /* the levels a walk reads a field ahead (--cuda-ahead; 0: none) */
+    bool ring;         /* those registers a ring, a turn of levels at a time (--cuda-ring) */
     bool stretches;    /* a run with exchanges or callbacks: its blocks' kernels as graphs */
     int nstretch;      /* blocks made stretches */
     int nlaunch;       /* launches written to run's body */
@@ -662,6 +663,7 @@ typedef struct Rw {
     Walk *k;
     bool mem, fwd;
     bool *after;       /* per register set: the level's first plain write is behind */
+    int at;            /* the read-ahead register of the level walked (a ring's turn; 0) */
 } Rw;
 
 static Win *rw_win(Rw *r, Var *v, int *i) {
@@ -695,7 +697,7 @@ static Node *rw_node(Rw *r, Node *n, bool top) {
         for (int a = 0; a < r->k->nahead; a++)
             if (r->k->ahead[a].v == n->var && n->kmode == KM_CONST && !n->off[0] &&
                 !n->off[1] && !n->off[2])
-                return reg_access(n, r->k->ahead[a].q[0]);
+                return reg_access(n, r->k->ahead[a].q[r->at]);
         if (!(w = rw_win(r, n->var, &wi)))
             return m;
         int64_t d = r->fwd ? -n->off[2] : n->off[2];
@@ -742,9 +744,10 @@ static Node *rw_list(Rw *r, Node *n, bool top) {
     return head.next;
 }
 
-/* Unit u's statements for one level of the walk (`mem`: kept values read back from memory). */
-static Node *walk_body(Walk *k, Unit *u, bool mem) {
-    Rw r = {k, mem, walk_forward(k->u), fpo_new(sizeof(bool) * (size_t)(k->nwin + 1))};
+/* Unit u's statements for one level of the walk (`mem`: kept values read back from memory),
+ * the level's read-ahead values in registers fpo_q_NAME_<at>. */
+static Node *walk_body(Walk *k, Unit *u, bool mem, int at) {
+    Rw r = {k, mem, walk_forward(k->u), fpo_new(sizeof(bool) * (size_t)(k->nwin + 1)), at};
     return rw_list(&r, unit_body(u), true);
 }
 
@@ -878,6 +881,8 @@ static void emit_hosts(Cu *c, Buf *kb, Walk *k, Node **hb, unsigned char **hu, i
 typedef struct WalkCode {
     Node **reg, **mem, **hb;
     unsigned char **hu;
+    Node ***ring;      /* --cuda-ring: ring[m][t], reg[m] with the level's read-ahead values in
+                        * fpo_q_NAME_t (NULL: no ring) */
 } WalkCode;
 
 static WalkCode walk_code(Cu *c, Walk *k, unsigned char *used) {
@@ -885,10 +890,17 @@ static WalkCode walk_code(Cu *c, Walk *k, unsigned char *used) {
     Decl *s = u->st;
     WalkCode w = {fpo_new(sizeof(Node *) * (size_t)k->n), fpo_new(sizeof(Node *) * (size_t)k->n),
                   fpo_new(sizeof(Node *) * (size_t)(k->nhost + 1)),
-                  fpo_new(sizeof(unsigned char *) * (size_t)(k->nhost + 1))};
+                  fpo_new(sizeof(unsigned char *) * (size_t)(k->nhost + 1)), NULL};
+    if (c->ring && k->nahead && k->depth > 1)
+        w.ring = fpo_new(sizeof(Node **) * (size_t)k->n);
     for (int m = 0; m < k->n; m++) {
-        w.reg[m] = walk_body(k, &u[m], false);
-        w.mem[m] = walk_body(k, &u[m], true);
+        w.reg[m] = walk_body(k, &u[m], false, 0);
+        w.mem[m] = walk_body(k, &u[m], true, 0);
+        if (w.ring) {   /* (the same views: only the registers' names differ) */
+            w.ring[m] = fpo_new(sizeof(Node *) * (size_t)k->depth);
+            for (int t = 0; t < k->depth; t++)
+                w.ring[m][t] = walk_body(k, &u[m], false, t);
+        }
         unsigned char *a = fpo_c_used(c->ctx, s, w.reg[m]), *e = fpo_c_used(c->ctx, s, w.mem[m]);
         for (int i = 0; i < s->nparams + s->ntemps; i++)
             used[i] |= a[i] | e[i];
@@ -920,6 +932,36 @@ static void walk_comment(Buf *kb, Walk *k) {
         buf_printf(kb, " (%d levels)", k->depth);
     for (int h = 0; h < k->nhost; h++)
         buf_printf(kb, "%s %s", h ? "," : "; inside it, at each level:", u[k->n + h].st->name);
+}
+
+/* --cuda-ring: interval m's levels a whole turn of the read-ahead registers at a time (while
+ * as many are left): each level reads its values from register t of the turn and loads
+ * register t with the level `depth` on, so no register moves. A move of a register whose load
+ * is in flight waits for it: moved down a place a level, the registers made each level wait
+ * for the load issued a level before. The loop after it walks the rest as before: a whole
+ * turn leaves register t holding the level t on, as it found them. */
+static void walk_ring(Cu *c, Buf *kb, Walk *k, WalkCode *w, int m, int h0, bool fwd,
+                      const char *ka, const char *kz) {
+    Decl *s = k->u->st;
+    int n = k->depth;
+    buf_printf(kb, "        for (; %s; ) {   /* %d levels a turn of the read-ahead registers */\n",
+               fwd ? fpo_fmt("k + %d <= %s", n, kz) : fpo_fmt("k - %d >= %s", n - 1, ka), n);
+    for (int t = 0; t < n; t++) {   /* (a block a level: the statements' own variables) */
+        buf_printf(kb, "            {   /* register %d */\n", t);
+        fpo_c_point(kb, s, w->ring[m][t], 4, c->ctx, FPO_ONE_AT_A_TIME);
+        emit_hosts(c, kb, k, w->hb, w->hu, h0, 4);
+        walk_shift(kb, k, 4);
+        for (int a = 0; a < k->nahead; a++) {
+            Var *v = k->ahead[a].v;
+            const char *lev = fwd ? fpo_fmt("k + %d", n) : fpo_fmt("k - %d", n);
+            buf_printf(kb, "                fpo_q_%s_%d = %s %s %s ? %s[i + j * fpo_sj_%s + (%s) * "
+                           "fpo_sk_%s] : 0;\n",
+                       v->name, t, lev, fwd ? "<" : ">=", fwd ? kz : ka, fpo_c_name(v->name),
+                       v->name, lev, v->name);
+        }
+        buf_printf(kb, "                %s;\n            }\n", fwd ? "k++" : "k--");
+    }
+    buf_add(kb, "        }\n");
 }
 
 /* A walk's part of its kernel, a thread's (one level in: the kernel's body): its registers,
@@ -964,6 +1006,9 @@ static void walk_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, int h0, int m0) {
             walk_ahead(kb, k, fwd, ka, kz, false, 3);
             buf_add(kb, "        }\n");
         }
+        DBound lo = u[m].box.lo[2], hi = u[m].box.hi[2];
+        if (w->ring && (lo.base != hi.base || hi.off - lo.off >= k->depth))   /* (a turn fits) */
+            walk_ring(c, kb, k, w, m, h0, fwd, ka, kz);
         if (c->unroll > 1)
             buf_printf(kb, "        FPO_UNROLL(%d)\n", c->unroll);
         buf_printf(kb, "        for (; %s; %s) {\n", more, step);
@@ -2601,6 +2646,7 @@ void fpo_cuda_defaults(Build *bd) {
     bd->cuda_fed = false;   /* (on: the chain 2.3x slower on an H200, docs/cuda.md) */
     bd->cuda_blocks = 0;
     bd->cuda_ahead = AHEAD;
+    bd->cuda_ring = false;
 }
 
 /* The state of emission for the variant of class `edges`, its arrays planned. */
@@ -2613,6 +2659,7 @@ static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
             .unroll = bd->cuda_unroll > 1 ? bd->cuda_unroll : 1, .fed = bd->cuda_fed,
             .blocks = bd->cuda_blocks > 0 ? bd->cuda_blocks : 0,
             .ahead = bd->cuda_ahead >= 0 && bd->cuda_ahead <= AHEAD_MAX ? bd->cuda_ahead : AHEAD,
+            .ring = bd->cuda_ring,
             .slack = bd->cuda_slack >= 0 && bd->cuda_slack <= CU_SLACK_MAX ? bd->cuda_slack : 8};
     plan_arrays(&c);
     return c;

@@ -498,6 +498,7 @@ typedef struct Build {
     int cuda_blocks;            /* the blocks a multiprocessor a CUDA segment kernel's registers
                                  * leave room for (0: as the threads make: none at 256) */
     int cuda_ahead;             /* the levels a CUDA walk reads a field ahead (8; 0: none) */
+    bool cuda_ring;             /* those registers a ring, not moved a place a level (false) */
     char **backends;
     int nbackends;
     char **frontdoors;          /* languages besides C the program is called from: "fortran",

@@ -98,6 +98,7 @@ int fpo_generate_memory(const char *path, const char *text, size_t len, Output *
             if (d.cuda_blocks * d.cuda_threads > 2048)
                 d.cuda_blocks = 2048 / d.cuda_threads;
             d.cuda_ahead = (int[]){0, 1, 8, 32}[(h >> 22) % 4];
+            d.cuda_ring = (h >> 24) % 2;
             fpo_emit_cuda(ir, &d, o, &nc);
         }
     }

@@ -46,6 +46,8 @@ static const char usage[] =
     "                       multiprocessor leave (__launch_bounds__; default: none at 256 threads)\n"
     "  --cuda-ahead N       the levels a CUDA column walk loads a field it only reads ahead\n"
     "                       (default 8; 0 to 32, 0: none)\n"
+    "  --cuda-ring on|off   those registers a ring, the walk unrolled a turn of them at a time,\n"
+    "                       instead of moved down a place a level (default off)\n"
     "  --plan FILE          write the outputs, inputs and build report (CMake syntax) and stop\n"
     "  --depfile FILE       write a Makefile-style depfile: every output depends on every input read\n"
     "  --prefix-map OLD=NEW write source paths that start with OLD as NEW and the rest (in #line,\n"
@@ -69,7 +71,7 @@ typedef struct Options {
     const char *program, *outdir, *backend, *plan, *depfile, *emit_ir, *from_ir, *layouts, *halo;
     const char *cuda_nests, *cuda_levels, *cuda_threads, *cuda_unroll, *cuda_rows, *cuda_shared,
         *cuda_slack, *cuda_blocks, *cuda_ahead;
-    const char *cuda_fed;
+    const char *cuda_fed, *cuda_ring;
     char **backends;
     int nbackends;
     const char *frontdoor;
@@ -228,6 +230,8 @@ static int parse_args(int argc, char **argv, Options *o) {
             slot = &o->cuda_blocks;
         else if (!strcmp(a, "--cuda-ahead"))
             slot = &o->cuda_ahead;
+        else if (!strcmp(a, "--cuda-ring"))
+            slot = &o->cuda_ring;
         else if (!strcmp(a, "--plan"))
             slot = &o->plan;
         else if (!strcmp(a, "--depfile"))
@@ -379,6 +383,16 @@ static int write_all(Pending *w, int n) {
 }
 
 /* A count option's value `a` (NULL: not given, *n stays), from lo to hi, a multiple of step. */
+/* An on / off option (as CMake spells them too) into *v; 0, or 2 after saying what is wrong. */
+static int on_off(const char *a, const char *opt, bool *v) {
+    if (!a)
+        return 0;
+    if (strcasecmp(a, "on") && strcasecmp(a, "off"))
+        return usage_error(fpo_fmt("%s '%%s': expected on or off", opt), a);
+    *v = !strcasecmp(a, "on");
+    return 0;
+}
+
 static int count_option(const char *a, const char *opt, long lo, long hi, long step, int *n) {
     if (!a)
         return 0;
@@ -404,12 +418,9 @@ static int build_options(Options *o, Build *b) {
     b->nfrontdoors = o->nfrontdoors;
     b->halo = 3;
     fpo_cuda_defaults(b);
-    if (o->cuda_fed) {   /* (on / off as CMake spells them too) */
-        if (!strcasecmp(o->cuda_fed, "on") || !strcasecmp(o->cuda_fed, "off"))
-            b->cuda_fed = !strcasecmp(o->cuda_fed, "on");
-        else
-            return usage_error("--cuda-fed '%s': expected on or off", o->cuda_fed);
-    }
+    if (on_off(o->cuda_fed, "--cuda-fed", &b->cuda_fed) ||
+        on_off(o->cuda_ring, "--cuda-ring", &b->cuda_ring))
+        return 2;
     if (count_option(o->cuda_nests, "--cuda-nests", 1, 1000, 1, &b->cuda_nests) ||
         count_option(o->cuda_levels, "--cuda-levels", 1, 16, 1, &b->cuda_levels) ||
         count_option(o->cuda_threads, "--cuda-threads", 64, 1024, 32, &b->cuda_threads) ||

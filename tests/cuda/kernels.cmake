@@ -106,6 +106,17 @@ count("${chain_a8}" "read ahead: [a-z, ]+ \\(8 levels\\)" ahead8)
 count("${chain_a16}" "read ahead: [a-z, ]+ \\(16 levels\\)" ahead16)
 count("${chain_a16}" "fpo_q_(d|cp|dp)_15 = " regs16)
 count("${chain_a0}" "read ahead|fpo_q_(d|cp|dp)_" ahead0)
+# --cuda-ring on: the FORWARD walk's middle interval and the BACKWARD walk's long one take 8
+# levels a turn (the one-level intervals none), each level loading its own register
+gen(chain_ring --cuda-ring on "${SRC}/tests/bench/chain.fpo")
+file(READ "${DIR}/chain_ring/chain_step.interior.cu" chain_ring)
+count("${chain_ring}" "8 levels a turn of the read-ahead registers" turns)
+count("${chain_ring}" "fpo_q_cp_7 = k - 8 >= fpo_ka[0-9]+ [?]" ring_cp7)
+if(NOT turns EQUAL 2 OR NOT ring_cp7 EQUAL 3)
+  message(FATAL_ERROR "chain --cuda-ring on: ${turns} ring loops, cp's register 7 loaded 8 "
+                      "levels on ${ring_cp7} times; expected 2 and 3 (in the ring, and moved "
+                      "down in the loops of the levels after it and of the one-level interval)")
+endif()
 if(NOT ahead8 EQUAL 2 OR NOT ahead16 EQUAL 2 OR regs16 LESS 3 OR NOT ahead0 EQUAL 0)
   message(FATAL_ERROR "chain: walks reading ahead 8 levels ${ahead8}, 16 with --cuda-ahead 16 "
                       "${ahead16} (the 16th registers set ${regs16} times), ${ahead0} mentions "
@@ -202,6 +213,7 @@ message(STATUS "kernels: sw_step 8 graphs, its damping plain; the chain one grap
                "kernels by default; with --cuda-fed on 2 and 3 barriers, two of each shared "
                "tile, cx, cy and qd in registers, one kernel with its segment inside its walk; unfused 11 and 13 launches; tp_step's segments of 4 "
                "levels ask L2 for 15 arrays a level ahead, its 3 segments bounded to 4 blocks with "
-               "--cuda-blocks 4, the chain's walks reading 8 or 16 levels ahead or none, their last column of tiles up to 8 "
+               "--cuda-blocks 4, the chain's walks reading 8 or 16 levels ahead or none, in a ring of "
+               "registers with --cuda-ring on, their last column of tiles up to 8 "
                "wider; the chain's and fed.fpo's walks in the last "
                "phase, fed_one.fpo's after a barrier")
