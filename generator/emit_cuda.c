@@ -399,7 +399,7 @@ typedef struct Win {
 /* A field the walk only reads, at its own point and level: the values of the next --cuda-ahead
  * levels (in the walk's order; AHEAD by default) are loaded ahead into fpo_q_NAME_0 .. , q_0
  * the level walked, so that a thread has that many loads in flight instead of one a level. */
-enum { AHEAD = 8, AHEAD_MAX = 32, AHEAD_FIELDS = 3 };
+enum { AHEAD = 8, AHEAD_FIELDS = 3 };
 typedef struct Ahead {
     Var *v;
     Var **q;           /* q[0 .. the walk's depth): the registers, as scalar variables */
@@ -772,8 +772,18 @@ static void walk_shift(Buf *b, Walk *k, int depth) {
         }
 }
 
-/* The read-ahead registers from level `k` on (`kz`: the interval's end, fwd; `ka`: its start):
- * all of them (`fill`, at an interval's start), or moved one level on with the last loaded. */
+/* Read-ahead register `at` of field v loaded with the walk's level `lev`, 0 past the interval
+ * (`kz`: its end, fwd; `ka`: its start). */
+static void ahead_load(Buf *b, Var *v, int at, const char *lev, bool fwd, const char *ka,
+                       const char *kz, int depth) {
+    ind(b, depth);
+    buf_printf(b, "fpo_q_%s_%d = %s %s %s ? %s[i + j * fpo_sj_%s + (%s) * fpo_sk_%s] : 0;\n",
+               v->name, at, lev, fwd ? "<" : ">=", fwd ? kz : ka, fpo_c_name(v->name), v->name,
+               lev, v->name);
+}
+
+/* The read-ahead registers from level `k` on: all of them (`fill`, at an interval's start), or
+ * moved one level on with the last loaded. */
 static void walk_ahead(Buf *b, Walk *k, bool fwd, const char *ka, const char *kz, bool fill,
                        int depth) {
     for (int a = 0; a < k->nahead; a++) {
@@ -782,15 +792,13 @@ static void walk_ahead(Buf *b, Walk *k, bool fwd, const char *ka, const char *kz
             if (t == k->depth && fill)
                 break;
             int at = fill ? t : t - 1;   /* the register set; level k + t (fwd) */
-            ind(b, depth);
             if (!fill && t < k->depth) {
+                ind(b, depth);
                 buf_printf(b, "fpo_q_%s_%d = fpo_q_%s_%d;\n", v->name, at, v->name, t);
-                continue;
+            } else {
+                ahead_load(b, v, at, fwd ? fpo_fmt("k + %d", t) : fpo_fmt("k - %d", t), fwd, ka,
+                           kz, depth);
             }
-            const char *lev = fwd ? fpo_fmt("k + %d", t) : fpo_fmt("k - %d", t);
-            buf_printf(b, "fpo_q_%s_%d = %s %s %s ? %s[i + j * fpo_sj_%s + (%s) * fpo_sk_%s] : 0;\n",
-                       v->name, at, lev, fwd ? "<" : ">=", fwd ? kz : ka, fpo_c_name(v->name),
-                       v->name, lev, v->name);
         }
     }
 }
@@ -882,7 +890,8 @@ typedef struct WalkCode {
     Node **reg, **mem, **hb;
     unsigned char **hu;
     Node ***ring;      /* --cuda-ring: ring[m][t], reg[m] with the level's read-ahead values in
-                        * fpo_q_NAME_t (NULL: no ring) */
+                        * fpo_q_NAME_t (NULL: no ring; ring[m] NULL: interval m too short for
+                        * a turn) */
 } WalkCode;
 
 static WalkCode walk_code(Cu *c, Walk *k, unsigned char *used) {
@@ -896,7 +905,8 @@ static WalkCode walk_code(Cu *c, Walk *k, unsigned char *used) {
     for (int m = 0; m < k->n; m++) {
         w.reg[m] = walk_body(k, &u[m], false, 0);
         w.mem[m] = walk_body(k, &u[m], true, 0);
-        if (w.ring) {   /* (the same views: only the registers' names differ) */
+        DBound lo = u[m].box.lo[2], hi = u[m].box.hi[2];   /* (a turn may fit: walk_ring) */
+        if (w.ring && (lo.base != hi.base || hi.off - lo.off >= k->depth)) {   /* (same views) */
             w.ring[m] = fpo_new(sizeof(Node *) * (size_t)k->depth);
             for (int t = 0; t < k->depth; t++)
                 w.ring[m][t] = walk_body(k, &u[m], false, t);
@@ -934,6 +944,14 @@ static void walk_comment(Buf *kb, Walk *k) {
         buf_printf(kb, "%s %s", h ? "," : "; inside it, at each level:", u[k->n + h].st->name);
 }
 
+/* One level of the walk at `depth`: statements `body`, the nests run inside it, the kept
+ * values' registers moved on. */
+static void walk_level(Cu *c, Buf *kb, Walk *k, WalkCode *w, Node *body, int h0, int depth) {
+    fpo_c_point(kb, k->u->st, body, depth, c->ctx, FPO_ONE_AT_A_TIME);
+    emit_hosts(c, kb, k, w->hb, w->hu, h0, depth);
+    walk_shift(kb, k, depth);
+}
+
 /* --cuda-ring: interval m's levels a whole turn of the read-ahead registers at a time (while
  * as many are left): each level reads its values from register t of the turn and loads
  * register t with the level `depth` on, so no register moves. A move of a register whose load
@@ -942,23 +960,15 @@ static void walk_comment(Buf *kb, Walk *k) {
  * turn leaves register t holding the level t on, as it found them. */
 static void walk_ring(Cu *c, Buf *kb, Walk *k, WalkCode *w, int m, int h0, bool fwd,
                       const char *ka, const char *kz) {
-    Decl *s = k->u->st;
     int n = k->depth;
+    const char *lev = fwd ? fpo_fmt("k + %d", n) : fpo_fmt("k - %d", n);
     buf_printf(kb, "        for (; %s; ) {   /* %d levels a turn of the read-ahead registers */\n",
                fwd ? fpo_fmt("k + %d <= %s", n, kz) : fpo_fmt("k - %d >= %s", n - 1, ka), n);
     for (int t = 0; t < n; t++) {   /* (a block a level: the statements' own variables) */
         buf_printf(kb, "            {   /* register %d */\n", t);
-        fpo_c_point(kb, s, w->ring[m][t], 4, c->ctx, FPO_ONE_AT_A_TIME);
-        emit_hosts(c, kb, k, w->hb, w->hu, h0, 4);
-        walk_shift(kb, k, 4);
-        for (int a = 0; a < k->nahead; a++) {
-            Var *v = k->ahead[a].v;
-            const char *lev = fwd ? fpo_fmt("k + %d", n) : fpo_fmt("k - %d", n);
-            buf_printf(kb, "                fpo_q_%s_%d = %s %s %s ? %s[i + j * fpo_sj_%s + (%s) * "
-                           "fpo_sk_%s] : 0;\n",
-                       v->name, t, lev, fwd ? "<" : ">=", fwd ? kz : ka, fpo_c_name(v->name),
-                       v->name, lev, v->name);
-        }
+        walk_level(c, kb, k, w, w->ring[m][t], h0, 4);
+        for (int a = 0; a < k->nahead; a++)
+            ahead_load(kb, k->ahead[a].v, t, lev, fwd, ka, kz, 4);
         buf_printf(kb, "                %s;\n            }\n", fwd ? "k++" : "k--");
     }
     buf_add(kb, "        }\n");
@@ -968,7 +978,6 @@ static void walk_ring(Cu *c, Buf *kb, Walk *k, WalkCode *w, int m, int h0, bool 
  * then its intervals in turn (their bounds fpo_ka<m0 + m>, fpo_kz<m0 + m>). */
 static void walk_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, int h0, int m0) {
     Unit *u = k->u;
-    Decl *s = u->st;
     bool fwd = walk_forward(u);
     for (int i = 0; i < k->nwin; i++)
         for (int d = 0; d <= k->win[i].r; d++)
@@ -1000,21 +1009,16 @@ static void walk_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, int h0, int m0) {
         if (peel) {
             buf_printf(kb, "        for (; %s && fpo_n < %d; %s, fpo_n++) {   /* the first levels: "
                            "read back from memory */\n", more, k->peel, step);
-            fpo_c_point(kb, s, w->mem[m], 3, c->ctx, FPO_ONE_AT_A_TIME);
-            emit_hosts(c, kb, k, w->hb, w->hu, h0, 3);
-            walk_shift(kb, k, 3);
+            walk_level(c, kb, k, w, w->mem[m], h0, 3);
             walk_ahead(kb, k, fwd, ka, kz, false, 3);
             buf_add(kb, "        }\n");
         }
-        DBound lo = u[m].box.lo[2], hi = u[m].box.hi[2];
-        if (w->ring && (lo.base != hi.base || hi.off - lo.off >= k->depth))   /* (a turn fits) */
+        if (w->ring && w->ring[m])
             walk_ring(c, kb, k, w, m, h0, fwd, ka, kz);
         if (c->unroll > 1)
             buf_printf(kb, "        FPO_UNROLL(%d)\n", c->unroll);
         buf_printf(kb, "        for (; %s; %s) {\n", more, step);
-        fpo_c_point(kb, s, w->reg[m], 3, c->ctx, FPO_ONE_AT_A_TIME);
-        emit_hosts(c, kb, k, w->hb, w->hu, h0, 3);
-        walk_shift(kb, k, 3);
+        walk_level(c, kb, k, w, w->reg[m], h0, 3);
         walk_ahead(kb, k, fwd, ka, kz, false, 3);
         buf_add(kb, "        }\n");
         if (k->peel && k->n > 1)
@@ -2657,9 +2661,7 @@ static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
             .rows = bd->cuda_rows > 0 && bd->cuda_rows < CU_TY ? bd->cuda_rows : CU_TY,
             .shared = (bd->cuda_shared > 0 ? bd->cuda_shared : 48) * 1024,
             .unroll = bd->cuda_unroll > 1 ? bd->cuda_unroll : 1, .fed = bd->cuda_fed,
-            .blocks = bd->cuda_blocks > 0 ? bd->cuda_blocks : 0,
-            .ahead = bd->cuda_ahead >= 0 && bd->cuda_ahead <= AHEAD_MAX ? bd->cuda_ahead : AHEAD,
-            .ring = bd->cuda_ring,
+            .blocks = bd->cuda_blocks, .ahead = bd->cuda_ahead, .ring = bd->cuda_ring,
             .slack = bd->cuda_slack >= 0 && bd->cuda_slack <= CU_SLACK_MAX ? bd->cuda_slack : 8};
     plan_arrays(&c);
     return c;

@@ -382,7 +382,6 @@ static int write_all(Pending *w, int n) {
     return 0;
 }
 
-/* A count option's value `a` (NULL: not given, *n stays), from lo to hi, a multiple of step. */
 /* An on / off option (as CMake spells them too) into *v; 0, or 2 after saying what is wrong. */
 static int on_off(const char *a, const char *opt, bool *v) {
     if (!a)
@@ -393,6 +392,7 @@ static int on_off(const char *a, const char *opt, bool *v) {
     return 0;
 }
 
+/* A count option's value `a` (NULL: not given, *n stays), from lo to hi, a multiple of step. */
 static int count_option(const char *a, const char *opt, long lo, long hi, long step, int *n) {
     if (!a)
         return 0;
