@@ -26,21 +26,29 @@ typedef struct Arr {
     size_t n;
 } Arr;
 
+/* Field f's noise in `a`, on the host and copied to the device (its values again, say). */
+static inline void arr_reset(Arr *a, int f, double lo, double span) {
+    for (size_t x = 0; x < a->n; x++)
+        a->host[x] = noise((int64_t)x, f, lo, span);
+#ifdef ON_GPU
+    cudaMemcpy(a->dev, a->host, a->n * sizeof(double), cudaMemcpyHostToDevice);
+#else
+    memcpy(a->dev, a->host, a->n * sizeof(double));
+#endif
+}
+
 /* n doubles of field f's noise, on the host and copied to the device. */
 static inline Arr arr(size_t n, int f, double lo, double span) {
     Arr a = {malloc(n * sizeof(double)), NULL, n};
-    for (size_t x = 0; x < n; x++)
-        a.host[x] = noise((int64_t)x, f, lo, span);
 #ifdef ON_GPU
     if (cudaMalloc((void **)&a.dev, n * sizeof(double)) != cudaSuccess) {
         fprintf(stderr, "cudaMalloc of %zu doubles failed\n", n);
         exit(1);
     }
-    cudaMemcpy(a.dev, a.host, n * sizeof(double), cudaMemcpyHostToDevice);
 #else
     a.dev = malloc(n * sizeof(double));
-    memcpy(a.dev, a.host, n * sizeof(double));
 #endif
+    arr_reset(&a, f, lo, span);
     return a;
 }
 
