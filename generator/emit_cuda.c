@@ -62,6 +62,8 @@ typedef struct Cu {
                         * for (--cuda-blocks; 0: 1024 / threads, none at CU_THREADS) */
     int ahead;         /* the levels a walk reads a field ahead (--cuda-ahead; 0: none) */
     bool ring;         /* those registers a ring, a turn of levels at a time (--cuda-ring) */
+    int prefetch;      /* the levels past them a walk asks L2 for; any: a segment asks for
+                        * its first level's inputs at its top (--cuda-prefetch; 0: none) */
     bool stretches;    /* a run with exchanges or callbacks: its blocks' kernels as graphs */
     int nstretch;      /* blocks made stretches */
     int nlaunch;       /* launches written to run's body */
@@ -782,10 +784,27 @@ static void ahead_load(Buf *b, Var *v, int at, const char *lev, bool fwd, const 
                lev, v->name);
 }
 
+/* --cuda-prefetch: L2 asked for field v's value at the walk's level `lev`, where that is in the
+ * interval (the levels the walk reads it at: in the field). */
+static void ahead_prefetch(Buf *b, Var *v, const char *lev, bool fwd, const char *ka,
+                           const char *kz, int depth) {
+    ind(b, depth);
+    buf_printf(b, "if (%s %s %s)\n", lev, fwd ? "<" : ">=", fwd ? kz : ka);
+    ind(b, depth + 1);
+    buf_printf(b, "FPO_PREFETCH_L2_(&%s[i + j * fpo_sj_%s + (%s) * fpo_sk_%s]);\n",
+               fpo_c_name(v->name), v->name, lev, v->name);
+}
+
+/* The level `d` levels on from k in the walk's order. */
+static const char *walk_on(bool fwd, const char *d) {
+    return fpo_fmt("k %s %s", fwd ? "+" : "-", d);
+}
+
 /* The read-ahead registers from level `k` on: all of them (`fill`, at an interval's start), or
- * moved one level on with the last loaded. */
-static void walk_ahead(Buf *b, Walk *k, bool fwd, const char *ka, const char *kz, bool fill,
-                       int depth) {
+ * moved one level on with the last loaded; with --cuda-prefetch P, L2 asked for the levels P
+ * past the registers (at the start, each of them; then the one that comes into reach). */
+static void walk_ahead(Cu *c, Buf *b, Walk *k, bool fwd, const char *ka, const char *kz,
+                       bool fill, int depth) {
     for (int a = 0; a < k->nahead; a++) {
         Var *v = k->ahead[a].v;
         for (int t = fill ? 0 : 1; t <= k->depth; t++) {
@@ -796,9 +815,21 @@ static void walk_ahead(Buf *b, Walk *k, bool fwd, const char *ka, const char *kz
                 ind(b, depth);
                 buf_printf(b, "fpo_q_%s_%d = fpo_q_%s_%d;\n", v->name, at, v->name, t);
             } else {
-                ahead_load(b, v, at, fwd ? fpo_fmt("k + %d", t) : fpo_fmt("k - %d", t), fwd, ka,
-                           kz, depth);
+                ahead_load(b, v, at, walk_on(fwd, fpo_fmt("%d", t)), fwd, ka, kz, depth);
             }
+        }
+        if (!c->prefetch)
+            continue;
+        if (fill) {
+            ind(b, depth);   /* (a loop: unrolled, its addresses all made at once) */
+            buf_add(b, "FPO_UNROLL(1)\n");
+            ind(b, depth);
+            buf_printf(b, "for (int fpo_p = %d; fpo_p < %d; fpo_p++)   /* toward L2 */\n",
+                       k->depth, k->depth + c->prefetch);
+            ahead_prefetch(b, v, walk_on(fwd, "fpo_p"), fwd, ka, kz, depth + 1);
+        } else {
+            ahead_prefetch(b, v, walk_on(fwd, fpo_fmt("%d", k->depth + c->prefetch)), fwd, ka,
+                           kz, depth);
         }
     }
 }
@@ -961,14 +992,18 @@ static void walk_level(Cu *c, Buf *kb, Walk *k, WalkCode *w, Node *body, int h0,
 static void walk_ring(Cu *c, Buf *kb, Walk *k, WalkCode *w, int m, int h0, bool fwd,
                       const char *ka, const char *kz) {
     int n = k->depth;
-    const char *lev = fwd ? fpo_fmt("k + %d", n) : fpo_fmt("k - %d", n);
+    const char *lev = walk_on(fwd, fpo_fmt("%d", n));
     buf_printf(kb, "        for (; %s; ) {   /* %d levels a turn of the read-ahead registers */\n",
                fwd ? fpo_fmt("k + %d <= %s", n, kz) : fpo_fmt("k - %d >= %s", n - 1, ka), n);
     for (int t = 0; t < n; t++) {   /* (a block a level: the statements' own variables) */
         buf_printf(kb, "            {   /* register %d */\n", t);
         walk_level(c, kb, k, w, w->ring[m][t], h0, 4);
-        for (int a = 0; a < k->nahead; a++)
+        for (int a = 0; a < k->nahead; a++) {
             ahead_load(kb, k->ahead[a].v, t, lev, fwd, ka, kz, 4);
+            if (c->prefetch)
+                ahead_prefetch(kb, k->ahead[a].v, walk_on(fwd, fpo_fmt("%d", n + c->prefetch)),
+                               fwd, ka, kz, 4);
+        }
         buf_printf(kb, "                %s;\n            }\n", fwd ? "k++" : "k--");
     }
     buf_add(kb, "        }\n");
@@ -999,7 +1034,7 @@ static void walk_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, int h0, int m0) {
                        fwd ? fpo_fmt("fpo_ka%d - 1", mn) : fpo_fmt("fpo_kz%d", mn));
         buf_printf(kb, "        int64_t k = %s;\n", fwd ? fpo_fmt("fpo_ka%d", mn) : fpo_fmt("fpo_kz%d - 1", mn));
         const char *ka = fpo_fmt("fpo_ka%d", mn), *kz = fpo_fmt("fpo_kz%d", mn);
-        walk_ahead(kb, k, fwd, ka, kz, true, 2);
+        walk_ahead(c, kb, k, fwd, ka, kz, true, 2);
         const char *more = fwd ? fpo_fmt("k < fpo_kz%d", mn) : fpo_fmt("k >= fpo_ka%d", mn);
         const char *step = fwd ? "k++" : "k--";
         bool peel = k->peel && unit_reads_back(k, &u[m]);
@@ -1010,7 +1045,7 @@ static void walk_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, int h0, int m0) {
             buf_printf(kb, "        for (; %s && fpo_n < %d; %s, fpo_n++) {   /* the first levels: "
                            "read back from memory */\n", more, k->peel, step);
             walk_level(c, kb, k, w, w->mem[m], h0, 3);
-            walk_ahead(kb, k, fwd, ka, kz, false, 3);
+            walk_ahead(c, kb, k, fwd, ka, kz, false, 3);
             buf_add(kb, "        }\n");
         }
         if (w->ring && w->ring[m])
@@ -1019,7 +1054,7 @@ static void walk_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, int h0, int m0) {
             buf_printf(kb, "        FPO_UNROLL(%d)\n", c->unroll);
         buf_printf(kb, "        for (; %s; %s) {\n", more, step);
         walk_level(c, kb, k, w, w->reg[m], h0, 3);
-        walk_ahead(kb, k, fwd, ka, kz, false, 3);
+        walk_ahead(c, kb, k, fwd, ka, kz, false, 3);
         buf_add(kb, "        }\n");
         if (k->peel && k->n > 1)
             buf_printf(kb, "        fpo_last = %s;\n", fwd ? fpo_fmt("fpo_kz%d - 1", mn) : fpo_fmt("fpo_ka%d", mn));
@@ -2050,9 +2085,12 @@ static void seg_tile_origin(Buf *k, int ty, int slack) {
  * line of it a thread (fpo_prefetch_point_: `setup`, at the kernel's top, the thread's point;
  * `level`, at each level, at `depth`, the ask, where `when` holds). A block that computes its
  * levels in turn (a fed kernel's, or a segment's of CUDA_LEVELS > 1) asks for a level's inputs
- * before it computes it, so that its loads do not wait for memory each level in turn. */
-static void seg_prefetch(Cu *c, Seg *g, const char *kp, const char *when, int depth, Buf *setup,
-                         Buf *level) {
+ * before it computes it, so that its loads do not wait for memory each level in turn; with
+ * --cuda-prefetch, any segment asks for its first level's at its top, so that the loads of its
+ * nests after the first, and of a thread's points after its first, find them in L2. A kp of
+ * "k" at one level a block (`here`) is the level of the views' origins, fpo_g<slot>. */
+static void seg_prefetch(Cu *c, Seg *g, const char *kp, bool here, const char *when, int depth,
+                         Buf *setup, Buf *level) {
     Sched *s = c->s;
     for (int x = 0; x < s->nslots; x++) {
         Var *v = s->slots[x];
@@ -2083,8 +2121,11 @@ static void seg_prefetch(Cu *c, Seg *g, const char *kp, const char *when, int de
                           "fpo__f%d.hi[2])\n",
                    when, x, kp, x, kp, x);
         ind(level, depth + 1);
-        buf_printf(level, "FPO_PREFETCH_L2_(fpo_o%d + (%s) * fpo_gsk%d + fpo_pf%d);\n", x, kp, x,
-                   x);
+        if (here)
+            buf_printf(level, "FPO_PREFETCH_L2_(fpo_g%d + fpo_pf%d);\n", x, x);
+        else
+            buf_printf(level, "FPO_PREFETCH_L2_(fpo_o%d + (%s) * fpo_gsk%d + fpo_pf%d);\n", x,
+                       kp, x, x);
     }
 }
 
@@ -2115,9 +2156,13 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     buf_printf(k, "    const int fpo_nt = FPO_TILE_THREADS_(%d);   /* blockDim.x */\n", c->threads);
     buf_addn(k, t.slots.s, t.slots.len);
     if (L > 1) {
-        Buf pfs = {0}, pfl = {0};   /* the next level's inputs, toward L2 */
-        seg_prefetch(c, g, "k + 1", "fpo_l + 1 < fpo_nl && ", 2, &pfs, &pfl);
+        Buf pfs = {0}, pfl = {0}, pff = {0};   /* the next level's inputs, toward L2 */
+        seg_prefetch(c, g, "k + 1", false, "fpo_l + 1 < fpo_nl && ", 2, &pfs, &pfl);
         buf_addn(k, pfs.s ? pfs.s : "", pfs.len);
+        if (c->prefetch) {   /* (and the first level's) */
+            seg_prefetch(c, g, "fpo_k0", false, "", 1, &(Buf){0}, &pff);
+            buf_addn(k, pff.s ? pff.s : "", pff.len);
+        }
         buf_add(k, "    for (int fpo_l = 0; fpo_l < fpo_nl; fpo_l++) {   /* the block's levels, in "
                    "turn */\n        const int64_t k = fpo_k0 + fpo_l;\n        (void)k;\n");
         buf_addn(k, t.level.s, t.level.len);
@@ -2126,6 +2171,12 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         buf_add(k, "        __syncthreads();   /* the next level writes the shared tiles again */\n"
                    "    }\n");
     } else {
+        if (c->prefetch) {   /* the level's inputs, toward L2 */
+            Buf pfs = {0}, pfl = {0};
+            seg_prefetch(c, g, "k", true, "", 1, &pfs, &pfl);
+            buf_addn(k, pfs.s ? pfs.s : "", pfs.len);
+            buf_addn(k, pfl.s ? pfl.s : "", pfl.len);
+        }
         buf_addn(k, t.phases.s, t.phases.len);
     }
     buf_add(k, "}\n");
@@ -2545,7 +2596,7 @@ static void emit_fed(Cu *c, Buf *b, Piece *p, int depth) {
     fed_views(c, kb, g, &k[0], wc.used, &hv);
     walks_unused_host_views(kb, &wc);
     Buf pfs = {0}, pfl = {0};   /* the segment's inputs ahead, toward L2 */
-    seg_prefetch(c, g, fpo_fmt("k %s %d", walk_forward(u) ? "+" : "-", FED_AHEAD), "", 4, &pfs,
+    seg_prefetch(c, g, fpo_fmt("k %s %d", walk_forward(u) ? "+" : "-", FED_AHEAD), false, "", 4, &pfs,
                  &pfl);
     buf_addn(kb, pfs.s ? pfs.s : "", pfs.len);
     fed_part(c, kb, &k[0], &wc.w[0], &t, &pfl, &hv, ty);
@@ -2651,6 +2702,7 @@ void fpo_cuda_defaults(Build *bd) {
     bd->cuda_blocks = 0;
     bd->cuda_ahead = AHEAD;
     bd->cuda_ring = false;
+    bd->cuda_prefetch = 0;
 }
 
 /* The state of emission for the variant of class `edges`, its arrays planned. */
@@ -2662,6 +2714,7 @@ static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
             .shared = (bd->cuda_shared > 0 ? bd->cuda_shared : 48) * 1024,
             .unroll = bd->cuda_unroll > 1 ? bd->cuda_unroll : 1, .fed = bd->cuda_fed,
             .blocks = bd->cuda_blocks, .ahead = bd->cuda_ahead, .ring = bd->cuda_ring,
+            .prefetch = bd->cuda_prefetch,
             .slack = bd->cuda_slack >= 0 && bd->cuda_slack <= CU_SLACK_MAX ? bd->cuda_slack : 8};
     plan_arrays(&c);
     return c;

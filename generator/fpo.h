@@ -499,6 +499,8 @@ typedef struct Build {
                                  * leave room for (0: as the threads make: none at 256) */
     int cuda_ahead;             /* the levels a CUDA walk reads a field ahead (8; 0: none) */
     bool cuda_ring;             /* those registers a ring, not moved a place a level (false) */
+    int cuda_prefetch;          /* the levels past those registers a CUDA walk asks L2 for; any:
+                                 * a segment kernel asks for its first level's inputs (0: none) */
     char **backends;
     int nbackends;
     char **frontdoors;          /* languages besides C the program is called from: "fortran",

@@ -48,6 +48,9 @@ static const char usage[] =
     "                       (default 8; 0 to 32, 0: none)\n"
     "  --cuda-ring on|off   those registers a ring, the walk unrolled a turn of them at a time,\n"
     "                       instead of moved down a place a level (default off)\n"
+    "  --cuda-prefetch N    a CUDA column walk asks L2 for a field it reads ahead N levels past\n"
+    "                       its registers, and a segment kernel for its first level's inputs\n"
+    "                       (default 0: neither; 0 to 64)\n"
     "  --plan FILE          write the outputs, inputs and build report (CMake syntax) and stop\n"
     "  --depfile FILE       write a Makefile-style depfile: every output depends on every input read\n"
     "  --prefix-map OLD=NEW write source paths that start with OLD as NEW and the rest (in #line,\n"
@@ -70,7 +73,7 @@ static const char usage[] =
 typedef struct Options {
     const char *program, *outdir, *backend, *plan, *depfile, *emit_ir, *from_ir, *layouts, *halo;
     const char *cuda_nests, *cuda_levels, *cuda_threads, *cuda_unroll, *cuda_rows, *cuda_shared,
-        *cuda_slack, *cuda_blocks, *cuda_ahead;
+        *cuda_slack, *cuda_blocks, *cuda_ahead, *cuda_prefetch;
     const char *cuda_fed, *cuda_ring;
     char **backends;
     int nbackends;
@@ -232,6 +235,8 @@ static int parse_args(int argc, char **argv, Options *o) {
             slot = &o->cuda_ahead;
         else if (!strcmp(a, "--cuda-ring"))
             slot = &o->cuda_ring;
+        else if (!strcmp(a, "--cuda-prefetch"))
+            slot = &o->cuda_prefetch;
         else if (!strcmp(a, "--plan"))
             slot = &o->plan;
         else if (!strcmp(a, "--depfile"))
@@ -428,7 +433,8 @@ static int build_options(Options *o, Build *b) {
         count_option(o->cuda_shared, "--cuda-shared", 16, 227, 1, &b->cuda_shared) ||
         count_option(o->cuda_slack, "--cuda-slack", 0, 32, 1, &b->cuda_slack) ||
         count_option(o->cuda_blocks, "--cuda-blocks", 1, 32, 1, &b->cuda_blocks) ||
-        count_option(o->cuda_ahead, "--cuda-ahead", 0, 32, 1, &b->cuda_ahead))
+        count_option(o->cuda_ahead, "--cuda-ahead", 0, 32, 1, &b->cuda_ahead) ||
+        count_option(o->cuda_prefetch, "--cuda-prefetch", 0, 64, 1, &b->cuda_prefetch))
         return 2;
     if (b->cuda_blocks * b->cuda_threads > 2048)   /* (a multiprocessor's most threads) */
         return usage_error("--cuda-blocks %s: blocks of --cuda-threads make more than the "

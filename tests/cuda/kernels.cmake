@@ -17,7 +17,8 @@
 #   with --cuda-fed on the walk kernel runs the segment before it level by level inside its
 #   FORWARD walk: one launch, no walk kernel of its own, qn in a shared tile (with fx, fy); walks.fpo's `sweeps` (up, down, up) one kernel and `across` (its
 #   computations not one column group) two.
-# - prefetch: segments of several levels a block ask L2 for the next level's inputs.
+# - prefetch: segments of several levels a block ask L2 for the next level's inputs; with
+#   --cuda-prefetch, every segment for its first level's, and walks for levels past their registers.
 # - the walk's step in a fed kernel's last phase (fpo_own), where a level keeps a barrier.
 # - slack: the transport step's 3 segments let the last column of their tiles take up to 8
 #   columns more (fpo_tiles_slack_, the kernels' fpo_ti1); the chain's fed kernel, whose
@@ -173,6 +174,35 @@ if(NOT ahead4 EQUAL 15 OR NOT ahead1 EQUAL 0)
   message(FATAL_ERROR "tp_step: ${ahead4} arrays asked of L2 a level ahead with --cuda-levels 4, "
                       "${ahead1} with one level a block; expected 15 and 0")
 endif()
+# --cuda-prefetch 16: a segment asks L2 for its first level's inputs at its top (the same 15
+# arrays; of 4 levels a block, the first as well as each next); the chain's walks ask for d,
+# then cp and dp, 16 levels past their 8 read-ahead registers: 16 levels at each interval's
+# start (3 FORWARD, 2 BACKWARD) and one as each level is loaded, in a ring's turn too; its
+# segment for q, u, v and delp. None by default.
+gen(tp1p --cuda-prefetch 16 --program tp_step "${SRC}/example_model/model/fvtp.fpo")
+gen(tp4p --cuda-prefetch 16 --cuda-levels 4 --program tp_step "${SRC}/example_model/model/fvtp.fpo")
+gen(chain_pf --cuda-prefetch 16 "${SRC}/tests/bench/chain.fpo")
+gen(chain_ringpf --cuda-prefetch 16 --cuda-ring on "${SRC}/tests/bench/chain.fpo")
+file(READ "${DIR}/tp1p/tp_step.interior.cu" tp1p)
+file(READ "${DIR}/tp4p/tp_step.interior.cu" tp4p)
+file(READ "${DIR}/chain_pf/chain_step.interior.cu" chain_pf)
+file(READ "${DIR}/chain_ringpf/chain_step.interior.cu" chain_ringpf)
+count("${tp1p}" "FPO_PREFETCH_L2_\\(fpo_g[0-9]+ \\+ fpo_pf[0-9]+\\)" top1)
+count("${tp4p}" "FPO_PREFETCH_L2_\\(fpo_o[0-9]+ \\+ \\(fpo_k0\\)" top4)
+count("${tp4p}" "FPO_PREFETCH_L2_\\(fpo_o[0-9]+ \\+ \\(k \\+ 1\\)" next4)
+count("${chain_pf}" "int fpo_p = 8" fills)
+count("${chain_pf}" "j \\* fpo_sj_(d|cp|dp) \\+ \\(k [-+] 24\\)" levels)   # (no [: a list's)
+count("${chain_ringpf}" "j \\* fpo_sj_(cp|dp) \\+ \\(k - 24\\)" ring_levels)
+count("${chain_pf}" "FPO_PREFETCH_L2_\\(fpo_g[0-9]+ \\+ fpo_pf[0-9]+\\)" chain_top)
+count("${chain_off}" "FPO_PREFETCH_L2_" none)
+if(NOT top1 EQUAL 15 OR NOT top4 EQUAL 15 OR NOT next4 EQUAL 15 OR NOT fills EQUAL 7
+   OR NOT levels EQUAL 9 OR NOT ring_levels EQUAL 20 OR NOT chain_top EQUAL 4 OR NOT none EQUAL 0)
+  message(FATAL_ERROR "--cuda-prefetch 16: tp_step's segments ask L2 for ${top1} arrays at their "
+                      "top (${top4} and ${next4} a level ahead at 4 levels a block); the chain's "
+                      "walks ${fills} times 16 levels at an interval's start, ${levels} asks a "
+                      "level (${ring_levels} of cp and dp in a ring), its segment ${chain_top} "
+                      "arrays; by default ${none} asks; expected 15, 15, 15, 7, 9, 20, 4, 0")
+endif()
 # --cuda-blocks 4: the segment kernels' registers held to four blocks of 256 threads a
 # multiprocessor; none by default (256 threads)
 gen(tpb4 --cuda-blocks 4 --program tp_step "${SRC}/example_model/model/fvtp.fpo")
@@ -214,6 +244,6 @@ message(STATUS "kernels: sw_step 8 graphs, its damping plain; the chain one grap
                "tile, cx, cy and qd in registers, one kernel with its segment inside its walk; unfused 11 and 13 launches; tp_step's segments of 4 "
                "levels ask L2 for 15 arrays a level ahead, its 3 segments bounded to 4 blocks with "
                "--cuda-blocks 4, the chain's walks reading 8 or 16 levels ahead or none, in a ring of "
-               "registers with --cuda-ring on, their last column of tiles up to 8 "
+               "registers with --cuda-ring on, L2 asked ahead with --cuda-prefetch, their last column of tiles up to 8 "
                "wider; the chain's and fed.fpo's walks in the last "
                "phase, fed_one.fpo's after a barrier")
