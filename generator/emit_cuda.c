@@ -64,6 +64,7 @@ typedef struct Cu {
     bool ring;         /* those registers a ring, a turn of levels at a time (--cuda-ring) */
     int prefetch;      /* the levels past them a walk asks L2 for; any: a segment asks for
                         * its first level's inputs at its top (--cuda-prefetch; 0: none) */
+    bool ldg;          /* a segment reads what it does not write via __ldg (--cuda-ldg) */
     bool stretches;    /* a run with exchanges or callbacks: its blocks' kernels as graphs */
     int nstretch;      /* blocks made stretches */
     int nlaunch;       /* launches written to run's body */
@@ -1254,6 +1255,8 @@ typedef struct Seg {
     bool *handed;       /* (two) per slot: a value the walks run inside read at their point */
     int slack;          /* the columns the last column of tiles may take past CU_TX: Cu's
                          * slack, or 0 (a fed kernel's) */
+    bool *ro;           /* per slot: read through the read-only data cache (--cuda-ldg: no nest
+                         * of a plain segment's kernel writes it; NULL: none) */
 } Seg;
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -1349,7 +1352,7 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g, int nw) {
                fpo_new(sizeof(Margin) * (size_t)ns), fpo_new(sizeof(int) * (size_t)ns),
                fpo_new(sizeof(bool) * (size_t)ns), CU_TY, 0, fpo_new(sizeof(int) * (size_t)n),
                fpo_new(sizeof(Var *) * (size_t)(ns + 1)), nw > 0,
-               fpo_new(sizeof(bool) * (size_t)ns), nw > 0 ? 0 : c->slack};
+               fpo_new(sizeof(bool) * (size_t)ns), nw > 0 ? 0 : c->slack, NULL};
     for (int i = 1; i < n; i++)
         if (!fpo_dbound_eq(u[i].box.lo[2], u[0].box.lo[2]) ||
             !fpo_dbound_eq(u[i].box.hi[2], u[0].box.hi[2]))
@@ -1468,10 +1471,12 @@ static void seg_view(Cu *c, Buf *b, Seg *g, int i, Var *v, int depth) {
     int x = fpo_call_slot(c->s, &g->u[i], v);
     const char *t = fpo_c_type(v->dt), *n = fpo_c_name(v->name);
     ind(b, depth);
-    /* restrict, as the C back end's views: a nest's views are distinct arrays, so the loads of
-     * several points can be issued before the stores of earlier ones */
+    /* restrict, as the C back end's views (a nest's views are distinct arrays); an array the
+     * kernel only reads, through the read-only data cache (--cuda-ldg) */
     if (g->shared[x] && g->first_w[x] <= i)
         buf_printf(b, "%s *restrict const %s = fpo_sv%d;\n", t, n, x);
+    else if (g->ro && g->ro[x])
+        buf_printf(b, "FPO_READ_ONLY_(%s, %s, fpo_g%d);\n", t, n, x);
     else
         buf_printf(b, "%s *restrict const %s = fpo_g%d;\n", t, n, x);
     ind(b, depth);
@@ -2129,9 +2134,28 @@ static void seg_prefetch(Cu *c, Seg *g, const char *kp, bool here, const char *w
     }
 }
 
+/* --cuda-ldg: the slots of segment g no nest writes (bool excepted: no __ldg of it), read
+ * through the read-only data cache. Its kernel runs alone on the program's stream, and a
+ * program's fields are distinct arrays (as the C back end's restrict views take them), so
+ * nothing writes them while it runs. */
+static void seg_read_only(Cu *c, Seg *g) {
+    Sched *s = c->s;
+    g->ro = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
+    for (int x = 0; x < s->nslots; x++) {
+        bool read = false, written = false;
+        for (int i = 0; i < g->n; i++) {
+            Acc *a = fpo_unit_acc(&g->u[i], x);
+            read |= a && a->read, written |= a && a->write;
+        }
+        g->ro[x] = read && !written && c->array[x] && s->slots[x]->dt != DT_BOOL;
+    }
+}
+
 /* The segment's kernel (appended to c->kernels) and its launch (to b). */
 static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     const char *name = fpo_fmt("fpo_seg%d", ++c->nseg);
+    if (c->ldg)
+        seg_read_only(c, g);
     Buf kernel = {0}, *k = &kernel;   /* (appended to c->kernels where a nest runs) */
     int L = c->levels;   /* levels a block computes, in turn (--cuda-levels) */
     SegText t = seg_text(c, g, L > 1);
@@ -2703,6 +2727,7 @@ void fpo_cuda_defaults(Build *bd) {
     bd->cuda_ahead = AHEAD;
     bd->cuda_ring = false;
     bd->cuda_prefetch = 0;
+    bd->cuda_ldg = false;
 }
 
 /* The state of emission for the variant of class `edges`, its arrays planned. */
@@ -2714,7 +2739,7 @@ static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
             .shared = (bd->cuda_shared > 0 ? bd->cuda_shared : 48) * 1024,
             .unroll = bd->cuda_unroll > 1 ? bd->cuda_unroll : 1, .fed = bd->cuda_fed,
             .blocks = bd->cuda_blocks, .ahead = bd->cuda_ahead, .ring = bd->cuda_ring,
-            .prefetch = bd->cuda_prefetch,
+            .prefetch = bd->cuda_prefetch, .ldg = bd->cuda_ldg,
             .slack = bd->cuda_slack >= 0 && bd->cuda_slack <= CU_SLACK_MAX ? bd->cuda_slack : 8};
     plan_arrays(&c);
     return c;

@@ -501,6 +501,7 @@ typedef struct Build {
     bool cuda_ring;             /* those registers a ring, not moved a place a level (false) */
     int cuda_prefetch;          /* the levels past those registers a CUDA walk asks L2 for; any:
                                  * a segment kernel asks for its first level's inputs (0: none) */
+    bool cuda_ldg;              /* a CUDA segment reads the arrays it does not write via __ldg */
     char **backends;
     int nbackends;
     char **frontdoors;          /* languages besides C the program is called from: "fortran",

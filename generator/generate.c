@@ -100,6 +100,7 @@ int fpo_generate_memory(const char *path, const char *text, size_t len, Output *
             d.cuda_ahead = (int[]){0, 1, 8, 32}[(h >> 22) % 4];
             d.cuda_ring = (h >> 24) % 2;
             d.cuda_prefetch = (int[]){0, 1, 8, 64}[(h >> 25) % 4];
+            d.cuda_ldg = (h >> 27) % 2;
             fpo_emit_cuda(ir, &d, o, &nc);
         }
     }

@@ -51,6 +51,8 @@ static const char usage[] =
     "  --cuda-prefetch N    a CUDA column walk asks L2 for a field it reads ahead N levels past\n"
     "                       its registers, and a segment kernel for its first level's inputs\n"
     "                       (default 0: neither; 0 to 64)\n"
+    "  --cuda-ldg on|off    a CUDA segment kernel reads the arrays it does not write through\n"
+    "                       the read-only data cache (__ldg) (default off)\n"
     "  --plan FILE          write the outputs, inputs and build report (CMake syntax) and stop\n"
     "  --depfile FILE       write a Makefile-style depfile: every output depends on every input read\n"
     "  --prefix-map OLD=NEW write source paths that start with OLD as NEW and the rest (in #line,\n"
@@ -74,7 +76,7 @@ typedef struct Options {
     const char *program, *outdir, *backend, *plan, *depfile, *emit_ir, *from_ir, *layouts, *halo;
     const char *cuda_nests, *cuda_levels, *cuda_threads, *cuda_unroll, *cuda_rows, *cuda_shared,
         *cuda_slack, *cuda_blocks, *cuda_ahead, *cuda_prefetch;
-    const char *cuda_fed, *cuda_ring;
+    const char *cuda_fed, *cuda_ring, *cuda_ldg;
     char **backends;
     int nbackends;
     const char *frontdoor;
@@ -237,6 +239,8 @@ static int parse_args(int argc, char **argv, Options *o) {
             slot = &o->cuda_ring;
         else if (!strcmp(a, "--cuda-prefetch"))
             slot = &o->cuda_prefetch;
+        else if (!strcmp(a, "--cuda-ldg"))
+            slot = &o->cuda_ldg;
         else if (!strcmp(a, "--plan"))
             slot = &o->plan;
         else if (!strcmp(a, "--depfile"))
@@ -424,7 +428,8 @@ static int build_options(Options *o, Build *b) {
     b->halo = 3;
     fpo_cuda_defaults(b);
     if (on_off(o->cuda_fed, "--cuda-fed", &b->cuda_fed) ||
-        on_off(o->cuda_ring, "--cuda-ring", &b->cuda_ring))
+        on_off(o->cuda_ring, "--cuda-ring", &b->cuda_ring) ||
+        on_off(o->cuda_ldg, "--cuda-ldg", &b->cuda_ldg))
         return 2;
     if (count_option(o->cuda_nests, "--cuda-nests", 1, 1000, 1, &b->cuda_nests) ||
         count_option(o->cuda_levels, "--cuda-levels", 1, 16, 1, &b->cuda_levels) ||

@@ -34,6 +34,7 @@ static int fpo_emu_synced_;   /* a barrier since */
 #define FPO_LAUNCH_BOUNDS(n, blocks)
 #define FPO_UNROLL(n)
 #define FPO_OPAQUE_GLOBAL(p) ((void)(p))
+#define FPO_READ_ONLY_(type, name, p) type *restrict const name = (p)
 /* Blocks run one after another, in order, or in reverse order where FPO_CUDA_EMU_REVERSE=1:
  * a kernel whose blocks depend on each other (one reads what another writes in the same
  * launch) gives different results in the two orders, so the tests run both. */
@@ -125,6 +126,15 @@ static inline __attribute__((unused)) unsigned fpo_emu_phase_start_(void) {
         asm("" : "+l"(p));                                                                    \
         __builtin_assume(__isGlobal(p));                                                      \
     } while (0)
+/* A segment kernel's view of an array none of its nests writes (fpo-gen --cuda-ldg): each
+ * access a load through the read-only data cache (ld.global.nc). The pointer made opaque
+ * (FPO_OPAQUE_GLOBAL) leaves nvcc unable to use `restrict`: every load of a thread's next
+ * point waited for its store of the one before; these loads it may issue before them. */
+template <typename T> struct fpo_ro_ {
+    const T *p;
+    __device__ __forceinline__ T operator[](int64_t o) const { return __ldg(p + o); }
+};
+#define FPO_READ_ONLY_(type, name, p) const fpo_ro_<type> name = {(p)}
 #define FPO_LAUNCH_(kern, gx, gy, gz, bx, by, stream, args)                                   \
     kern<<<dim3((gx), (gy), (gz)), dim3((bx), (by), 1), 0, (cudaStream_t)(stream)>>> args
 /* A segment kernel's shared tiles past the 48 KB a block has without asking: `bytes` of

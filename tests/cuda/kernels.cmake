@@ -203,6 +203,23 @@ if(NOT top1 EQUAL 15 OR NOT top4 EQUAL 15 OR NOT next4 EQUAL 15 OR NOT fills EQU
                       "level (${ring_levels} of cp and dp in a ring), its segment ${chain_top} "
                       "arrays; by default ${none} asks; expected 15, 15, 15, 7, 9, 20, 4, 0")
 endif()
+# --cuda-ldg on: a segment kernel reads the arrays none of its nests writes through the
+# read-only data cache: the transport step's ra_x where its third segment reads it, not where
+# its first writes it; none in a fed kernel (its walks may write what its nests read), none by
+# default
+gen(tp_ldg --cuda-ldg on --program tp_step "${SRC}/example_model/model/fvtp.fpo")
+gen(chain_fed_ldg --cuda-ldg on --cuda-fed on "${SRC}/tests/bench/chain.fpo")
+file(READ "${DIR}/tp_ldg/tp_step.interior.cu" tp_ldg)
+file(READ "${DIR}/chain_fed_ldg/chain_step.interior.cu" chain_fed_ldg)
+count("${tp_ldg}" "FPO_READ_ONLY_\\((const )?double, ra_x, fpo_g" ro_ra_x)
+count("${tp_ldg}" "double \\*restrict const ra_x = fpo_g" rw_ra_x)
+count("${tp_ldg}" "FPO_READ_ONLY_\\(" ro_tp)
+count("${chain_fed_ldg}${tp1}" "FPO_READ_ONLY_" ro_none)
+if(NOT ro_ra_x EQUAL 1 OR NOT rw_ra_x EQUAL 1 OR ro_tp LESS 30 OR NOT ro_none EQUAL 0)
+  message(FATAL_ERROR "--cuda-ldg on: tp_step's ra_x read-only ${ro_ra_x} times, a plain view "
+                      "${rw_ra_x} times (${ro_tp} read-only views in all); ${ro_none} in the "
+                      "chain's fed kernel and by default; expected 1, 1 (30 or more), 0")
+endif()
 # --cuda-blocks 4: the segment kernels' registers held to four blocks of 256 threads a
 # multiprocessor; none by default (256 threads)
 gen(tpb4 --cuda-blocks 4 --program tp_step "${SRC}/example_model/model/fvtp.fpo")
@@ -244,6 +261,6 @@ message(STATUS "kernels: sw_step 8 graphs, its damping plain; the chain one grap
                "tile, cx, cy and qd in registers, one kernel with its segment inside its walk; unfused 11 and 13 launches; tp_step's segments of 4 "
                "levels ask L2 for 15 arrays a level ahead, its 3 segments bounded to 4 blocks with "
                "--cuda-blocks 4, the chain's walks reading 8 or 16 levels ahead or none, in a ring of "
-               "registers with --cuda-ring on, L2 asked ahead with --cuda-prefetch, their last column of tiles up to 8 "
+               "registers with --cuda-ring on, L2 asked ahead with --cuda-prefetch, __ldg with --cuda-ldg on, their last column of tiles up to 8 "
                "wider; the chain's and fed.fpo's walks in the last "
                "phase, fed_one.fpo's after a barrier")
