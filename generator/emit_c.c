@@ -297,6 +297,53 @@ static void emit_halo_plans(Buf *b, Prog *pg, Node *n, const Build *bd) {
     }
 }
 
+/* Mark in w the field parameters halo statements and corner fills name (they write halo points). */
+static void halo_writes(Prog *pg, Node *n, unsigned char *w) {
+    for (; n; n = n->next) {
+        halo_writes(pg, n->body, w);
+        halo_writes(pg, n->then, w);
+        halo_writes(pg, n->els, w);
+        if (n->kind != ND_HALO && !fill_node(n))
+            continue;
+        for (Node *a = n->args; a; a = a->next) {
+            int slot = a->var ? field_slot(pg, a->var) : -1;
+            if (slot >= 0 && slot < pg->nfparams)
+                w[slot] = 1;
+        }
+    }
+}
+
+/* open and bind: a field the program writes (a nest of its schedule, a halo statement, a corner
+ * fill) shares memory with no other field (fpo_fields_apart: its views are restrict). */
+static void emit_apart_check(Buf *b, Prog *pg, Sched *s) {
+    Ir *ir = pg->ir;
+    unsigned char *w = fpo_new((size_t)pg->nfparams + 1);
+    for (int k = 0; k < s->nblocks; k++)
+        for (int i = 0; i < s->blocks[k].nu; i++)
+            for (int x = 0; x < pg->nfparams && x < s->nslots; x++) {
+                Acc *a = fpo_unit_acc(&s->blocks[k].u[i], x);
+                w[x] |= a && a->write;
+            }
+    halo_writes(pg, ir->body, w);
+    Buf names = {0}, writes = {0}, fields = {0};
+    for (int i = 0, x = 0; i < ir->nparams; i++) {
+        Var *v = ir->params[i];
+        if (v->ax == AX_SCALAR)
+            continue;
+        buf_printf(&names, "%s\"%s\"", x ? ", " : "", v->name);
+        buf_printf(&writes, "%s%d", x ? ", " : "", w[x]);
+        buf_printf(&fields, "%s&fields->%s", x ? ", " : "", v->name);
+        x++;
+    }
+    buf_printf(b, "    {   /* a field the program writes shares memory with no other */\n"
+                  "        static const char *const fpo_names_[] = {%s};\n"
+                  "        static const unsigned char fpo_writes_[] = {%s};\n"
+                  "        const fpo_field *const fpo_fs_[] = {%s};\n"
+                  "        st = fpo_fields_apart(fpo_fs_, fpo_names_, fpo_writes_, %d, \"%s\", err);\n"
+                  "        if (st)\n            return st;\n    }\n",
+               names.s, writes.s, fields.s, pg->nfparams, ir->name);
+}
+
 /* bind: a field a halo statement exchanges to the build's default depth (HALO) needs that halo;
  * the refusal names the option. */
 static void emit_halo_width_checks(Buf *b, Prog *pg, Node *n, const Build *bd) {
@@ -780,6 +827,8 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
                             "        return st;\n", v->name, v->name);
         slot++;
     }
+    if (slot > 1)
+        emit_apart_check(&checks, &pg, bd->sched);
     Buf hwidth = {0};
     emit_halo_width_checks(&hwidth, &pg, ir->body, bd);
     if (hwidth.len) {

@@ -86,6 +86,39 @@ fpo_status fpo_field_check(const fpo_field *f, const char *program, const char *
     return FPO_OK;
 }
 
+/* The bytes field f's descriptor spans from its first point [*lo, *hi) (empty: *lo == *hi). */
+static void field_bytes(const fpo_field *f, uintptr_t *lo, uintptr_t *hi) {
+    uint64_t last = 0;   /* elements from the first point to the last */
+    for (int d = 0; d < 3; d++) {
+        if (f->hi[d] <= f->lo[d]) {
+            *lo = *hi = (uintptr_t)f->data;
+            return;
+        }
+        last += (uint64_t)(f->hi[d] - f->lo[d] - 1) * (uint64_t)f->stride[d];
+    }
+    *lo = (uintptr_t)f->data;
+    *hi = *lo + (uintptr_t)((last + 1) * fpo_dtype_size(f->dtype));
+}
+
+fpo_status fpo_fields_apart(const fpo_field *const *f, const char *const *names,
+                            const unsigned char *writes, int n, const char *program,
+                            fpo_error *err) {
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < a; b++) {
+            if (!writes[a] && !writes[b])
+                continue;
+            uintptr_t alo, ahi, blo, bhi;
+            field_bytes(f[a], &alo, &ahi);
+            field_bytes(f[b], &blo, &bhi);
+            if (alo < ahi && blo < bhi && alo < bhi && blo < ahi)
+                return fpo_fail(err, FPO_EINVAL,
+                                "%s: fields '%s' and '%s' share memory, and the program writes "
+                                "'%s': give a field it writes an array of its own",
+                                program, names[b], names[a], names[writes[b] ? b : a]);
+        }
+    return FPO_OK;
+}
+
 fpo_status fpo_field_check_offsets32(const fpo_field *f, int64_t row, const char *program,
                                      const char *name, fpo_error *err) {
     if (f->axes == FPO_K || f->hi[0] <= f->lo[0] || f->hi[1] <= f->lo[1])

@@ -110,6 +110,14 @@ fpo_status fpo_field_check(const fpo_field *f, const char *program, const char *
                            fpo_dtype dtype, fpo_axes axes, const int64_t need_lo[3],
                            const int64_t need_hi[3], fpo_error *err);
 
+/* Check that fields f[0 .. n) (each already checked: fpo_field_check) share no memory where the
+ * program writes one of them (writes[x] nonzero): its views are restrict, so a field it writes
+ * needs an array of its own; one array given for two fields it only reads is fine. Memory is
+ * compared as the byte ranges the fields' descriptors span. `names` are the parameters'. */
+fpo_status fpo_fields_apart(const fpo_field *const *f, const char *const *names,
+                            const unsigned char *writes, int n, const char *program,
+                            fpo_error *err);
+
 /* Check that every point of `f` lies within 2^31 - 1 elements of its level's origin (i = j =
  * 0), counting a row as its j stride or `row` elements, whichever is more: the CUDA back end's
  * kernels index a level, and a shared tile of rows of `row` elements, with 32-bit offsets.

@@ -249,14 +249,20 @@ static void check_refusals(void) {
      * shared tile's (chain_step__cuda_tile_row_: 65 in the chain's fed kernel, 73 in a segment
      * kernel of its own, whose last column of tiles may be 8 wider): its farthest point, i =
      * nx + 2 on the last row, is (rows - 1) * 65 + nx + 2 elements from the level's origin. One
-     * row more than the most that keep it within 2^31 - 1 is refused (open reads no data). */
-    chain_step_fields all = {f3(a.dev, nx, ny, nz, FPO_DEVICE), f3(a.dev, nx, ny, nz, FPO_DEVICE),
-                             f3(a.dev, nx, ny, nz, FPO_DEVICE), f3(a.dev, nx, ny, nz, FPO_DEVICE),
-                             f3(a.dev, nx, ny, nz, FPO_DEVICE)};
+     * row more than the most that keep it within 2^31 - 1 is refused (open reads no data). The
+     * other fields lie before q in one array (q_out, which the chain writes, shares memory
+     * with no other field: open refuses that first). */
+    Arr b = arr(5 * n, 0, 0.0, 1.0);
+    chain_step_fields all = {f3(b.dev + 4 * n, nx, ny, nz, FPO_DEVICE),
+                             f3(b.dev, nx, ny, nz, FPO_DEVICE),
+                             f3(b.dev + n, nx, ny, nz, FPO_DEVICE),
+                             f3(b.dev + 2 * n, nx, ny, nz, FPO_DEVICE),
+                             f3(b.dev + 3 * n, nx, ny, nz, FPO_DEVICE)};
     int64_t row = chain_step__cuda_tile_row_ > nx + 2 * H ? chain_step__cuda_tile_row_ : nx + 2 * H;
     int64_t most = (INT32_MAX - (nx + H - 1)) / row + 1;   /* rows [-H, most) fit */
     for (int64_t rows = most + 1; rows >= most; rows--) {
-        all.q = fpo_field_on_device(fpo_field_3d(a.dev, FPO_F64, -H, nx + H, -H, rows, 0, nz));
+        all.q = fpo_field_on_device(fpo_field_3d(b.dev + 4 * n, FPO_F64, -H, nx + H, -H, rows,
+                                                 0, nz));
         st = chain_step_open_with(&p, &dom, &all, &og, &err);
         if (rows > most && (st != FPO_EINVAL || !strstr(err.msg, "32-bit offsets")))
             FAIL("q to j = %lld: status %d, '%s'", (long long)rows, st, st ? err.msg : "");
@@ -267,7 +273,7 @@ static void check_refusals(void) {
         if (!st)
             chain_step_close(p);
     }
-    arr_free(&a);
+    arr_free(&a), arr_free(&b);
 }
 
 /* The chain's fields (hash noise) on the host and the device, and it opened on each: pc on the

@@ -1,8 +1,11 @@
 /* open_errors.c: open must refuse fields that do not fit the program (too small a halo, a
  * missing interface point, a short K range, the wrong dtype, the wrong axes, no data, on the
- * CUDA back end a level too large for 32-bit offsets) and a bad domain, with the right status
- * and a message naming the field; and accept good ones. */
+ * CUDA back end a level too large for 32-bit offsets, a field it writes sharing memory with
+ * another) and a bad domain, with the right status and a message naming the field; and accept
+ * good ones. */
+#define _DEFAULT_SOURCE 1   /* (mmap's MAP_ANONYMOUS) */
 #include <stddef.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +103,26 @@ int main(void) {
     f.dst.data = NULL;
     bad += expect("dst without data", &f, &dom, FPO_EINVAL, "dst");
 
+    /* dst and stag are written (reach_in, edge): neither may share memory with another field;
+     * qsrc and twod are only read, so one array may serve both where it fits both */
+    f = good_fields(&a);
+    f.stag = f.dst;
+    f.stag.hi[0] += 1, f.stag.stride[1] += 1, f.stag.stride[2] += f.stag.hi[1] - f.stag.lo[1];
+    bad += expect("stag in dst's array", &f, &dom, FPO_EINVAL, "'dst' and 'stag' share memory");
+    f = good_fields(&a);
+    f.qsrc = f.dst;
+    bad += expect("qsrc in dst's array", &f, &dom, FPO_EINVAL, "the program writes 'dst'");
+    f = good_fields(&a);
+    f.dst.data = (double *)a.qsrc.data + 7;   /* (qsrc's own points, a few on) */
+    bad += expect("dst overlapping qsrc", &f, &dom, FPO_EINVAL, "'qsrc' and 'dst' share memory");
+    tg_array q2 = tg_new3(FPO_F64, H, NX, NY, NZ);
+    f = good_fields(&a);
+    f.dst = tg_field(&q2);
+    bad += expect("dst in an array of its own", &f, &dom, FPO_OK, NULL);
+    f = good_fields(&a);
+    f.twod.data = f.qsrc.data;   /* a 2D field in the first level of qsrc's array: both read */
+    bad += expect("twod in qsrc's array (both read)", &f, &dom, FPO_OK, NULL);
+
     f = good_fields(&a);
     fpo_domain empty = fpo_domain_local(0, NY, NZ);
     bad += expect("domain with nx = 0", &f, &empty, FPO_EINVAL, "nx");
@@ -111,11 +134,21 @@ int main(void) {
     /* qsrc covers i in [-3, 16) and j in [-3, 10): with a j stride of 238609293 elements its
      * point (15, 9) lies 9 * 238609293 + 15 > 2^31 - 1 elements from the level's origin. The
      * C back end takes it (open reads no data); the CUDA back end indexes a level with 32-bit
-     * offsets and refuses it, and takes one stride less. */
+     * offsets and refuses it, and takes one stride less. Such a field spans some 124 GB: its
+     * data pointer is in a reservation of address space that large (no memory), so that it
+     * shares none with the other fields. */
     const char *backend = getenv("FPO_BACKEND");
     int cuda = backend && !strcmp(backend, "cuda");
+    size_t span = (size_t)1 << 37;
+    void *far_space = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                           -1, 0);
+    if (far_space == MAP_FAILED) {
+        perror("open_errors: mmap of 128 GiB of address space");
+        return 1;
+    }
     for (int64_t s = 238609293; s >= 238609292; s--) {
         f = good_fields(&a);
+        f.qsrc.data = far_space;
         f.qsrc.stride[1] = s;
         f.qsrc.stride[2] = s * (f.qsrc.hi[1] - f.qsrc.lo[1]);
         int far = cuda && s == 238609293;
