@@ -94,9 +94,9 @@ int fpo_generate_memory(const char *path, const char *text, size_t len, Output *
             d.cuda_shared = (int[]){16, 48, 96, 227}[(h >> 14) % 4];
             d.cuda_slack = (int[]){0, 1, 8, 32}[(h >> 16) % 4];
             d.cuda_fed = (h >> 18) % 2;
-            d.cuda_blocks = (h >> 19) % 5;   /* (0: none; at most 2048 threads, as main's) */
-            if (d.cuda_blocks * d.cuda_threads > 2048)
-                d.cuda_blocks = 2048 / d.cuda_threads;
+            d.cuda_blocks = (h >> 19) % 5;   /* (0: none; within a multiprocessor) */
+            if (d.cuda_blocks * d.cuda_threads > FPO_CUDA_SM_THREADS)
+                d.cuda_blocks = FPO_CUDA_SM_THREADS / d.cuda_threads;
             d.cuda_ahead = (int[]){0, 1, 8, 32}[(h >> 22) % 4];
             d.cuda_ring = (h >> 24) % 2;
             d.cuda_prefetch = (int[]){0, 1, 8, 64}[(h >> 25) % 4];

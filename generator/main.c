@@ -441,9 +441,10 @@ static int build_options(Options *o, Build *b) {
         count_option(o->cuda_ahead, "--cuda-ahead", 0, 32, 1, &b->cuda_ahead) ||
         count_option(o->cuda_prefetch, "--cuda-prefetch", 0, 64, 1, &b->cuda_prefetch))
         return 2;
-    if (b->cuda_blocks * b->cuda_threads > 2048)   /* (a multiprocessor's most threads) */
-        return usage_error("--cuda-blocks %s: blocks of --cuda-threads make more than the "
-                           "2048 threads a multiprocessor runs", o->cuda_blocks);
+    if (b->cuda_blocks * b->cuda_threads > FPO_CUDA_SM_THREADS)
+        return usage_error(fpo_fmt("--cuda-blocks %%s: blocks of --cuda-threads make more than the "
+                                   "%d threads a multiprocessor runs", FPO_CUDA_SM_THREADS),
+                           o->cuda_blocks);
     if (o->cuda_rows) {   /* the tile's rows halve from the most (emit_cuda's plan_segment) */
         char *end;
         long r = strtol(o->cuda_rows, &end, 10);
