@@ -940,8 +940,8 @@ static WalkCode walk_code(Cu *c, Walk *k, unsigned char *used) {
         DBound lo = u[m].box.lo[2], hi = u[m].box.hi[2];   /* (a turn may fit: walk_ring) */
         if (w.ring && (lo.base != hi.base || hi.off - lo.off >= k->depth)) {   /* (same views) */
             w.ring[m] = fpo_new(sizeof(Node *) * (size_t)k->depth);
-            for (int t = 0; t < k->depth; t++)
-                w.ring[m][t] = walk_body(k, &u[m], false, t);
+            for (int t = 0; t < k->depth; t++)   /* (register 0: the level walked, reg[m]) */
+                w.ring[m][t] = t ? walk_body(k, &u[m], false, t) : w.reg[m];
         }
         unsigned char *a = fpo_c_used(c->ctx, s, w.reg[m]), *e = fpo_c_used(c->ctx, s, w.mem[m]);
         for (int i = 0; i < s->nparams + s->ntemps; i++)
@@ -2179,14 +2179,17 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         buf_add(k, "    const int64_t k = fpo_ka + (int64_t)blockIdx.z;\n    (void)k;\n");
     buf_printf(k, "    const int fpo_nt = FPO_TILE_THREADS_(%d);   /* blockDim.x */\n", c->threads);
     buf_addn(k, t.slots.s, t.slots.len);
+    /* toward L2: with --cuda-prefetch the (first) level's inputs at the top; a block of several
+     * levels, each next level's (the points each thread asks for, pfs, written once) */
+    Buf pfs = {0}, top = {0}, pfl = {0};
+    if (c->prefetch)
+        seg_prefetch(c, g, L > 1 ? "fpo_k0" : "k", L == 1, "", 1, &pfs, &top);
+    if (L > 1)
+        seg_prefetch(c, g, "k + 1", false, "fpo_l + 1 < fpo_nl && ", 2, pfs.len ? &(Buf){0} : &pfs,
+                     &pfl);
+    buf_addn(k, pfs.s ? pfs.s : "", pfs.len);
+    buf_addn(k, top.s ? top.s : "", top.len);
     if (L > 1) {
-        Buf pfs = {0}, pfl = {0}, pff = {0};   /* the next level's inputs, toward L2 */
-        seg_prefetch(c, g, "k + 1", false, "fpo_l + 1 < fpo_nl && ", 2, &pfs, &pfl);
-        buf_addn(k, pfs.s ? pfs.s : "", pfs.len);
-        if (c->prefetch) {   /* (and the first level's) */
-            seg_prefetch(c, g, "fpo_k0", false, "", 1, &(Buf){0}, &pff);
-            buf_addn(k, pff.s ? pff.s : "", pff.len);
-        }
         buf_add(k, "    for (int fpo_l = 0; fpo_l < fpo_nl; fpo_l++) {   /* the block's levels, in "
                    "turn */\n        const int64_t k = fpo_k0 + fpo_l;\n        (void)k;\n");
         buf_addn(k, t.level.s, t.level.len);
@@ -2195,12 +2198,6 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         buf_add(k, "        __syncthreads();   /* the next level writes the shared tiles again */\n"
                    "    }\n");
     } else {
-        if (c->prefetch) {   /* the level's inputs, toward L2 */
-            Buf pfs = {0}, pfl = {0};
-            seg_prefetch(c, g, "k", true, "", 1, &pfs, &pfl);
-            buf_addn(k, pfs.s ? pfs.s : "", pfs.len);
-            buf_addn(k, pfl.s ? pfl.s : "", pfl.len);
-        }
         buf_addn(k, t.phases.s, t.phases.len);
     }
     buf_add(k, "}\n");

@@ -319,7 +319,7 @@ bool fpo_build_has(const Build *bd, const char *backend);
 Output *fpo_emit_cuda(Ir *ir, const Build *bd, Output *out, int *nout);
 /* The CUDA kernels' shape that --cuda-* options (CUDA_* of fpo_add_program) change, into bd. */
 void fpo_cuda_defaults(Build *bd);
-/* The most blocks of `threads` a multiprocessor runs (--cuda-blocks' bound). */
+/* The most threads a multiprocessor runs: --cuda-blocks times --cuda-threads at most. */
 enum { FPO_CUDA_SM_THREADS = 2048 };
 /* The build report's line for the CUDA back end (what its device pool holds), after
  * fpo_emit_cuda. */

@@ -90,6 +90,8 @@ fpo_status fpo_field_check(const fpo_field *f, const char *program, const char *
 static void field_bytes(const fpo_field *f, uintptr_t *lo, uintptr_t *hi) {
     uint64_t last = 0;   /* elements from the first point to the last */
     for (int d = 0; d < 3; d++) {
+        if (!f->stride[d])
+            continue;   /* an axis the field lacks: its range says nothing */
         if (f->hi[d] <= f->lo[d]) {
             *lo = *hi = (uintptr_t)f->data;
             return;

@@ -3,7 +3,9 @@
  * run returned; argv[2] is what it must return ("ok" or the start of the message). With
  * FPO_BACKEND=cuda on the CUDA back end: emulated (fields marked device memory), or ON_GPU with
  * copies in device memory; there "wild" gives b a level stride far past its allocation, so the
- * first kernel writing level 1 faults (what --instrument cuda-check names). */
+ * first kernel writing level 1 faults (what --instrument cuda-check names). On a GPU the three
+ * share one allocation, b last, so that its wild levels lie past the others (open refuses a
+ * field the program writes sharing memory with another). */
 #include "checks.h"
 
 #include <stdio.h>
@@ -13,21 +15,22 @@
 #include <cuda_runtime_api.h>
 #endif
 
-/* a's, b's or c's data where the back end takes it (device memory on a GPU) */
-static void *place(void *host, size_t bytes) {
+/* a's, c's or b's data (`at`: 0, 1, 2 in that order) where the back end takes it: on a GPU
+ * part `at` of one allocation of device memory */
+static void *place(void *host, size_t bytes, int at) {
 #ifdef ON_GPU
+    static char *d = NULL;
     const char *be = getenv("FPO_BACKEND");
-    void *d = NULL;
     if (be && !strcmp(be, "cuda")) {
-        if (cudaMalloc(&d, bytes) != cudaSuccess ||
-            cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice) != cudaSuccess) {
+        if ((!d && cudaMalloc((void **)&d, 3 * bytes) != cudaSuccess) ||
+            cudaMemcpy(d + at * bytes, host, bytes, cudaMemcpyHostToDevice) != cudaSuccess) {
             printf("checks_run: the CUDA back end needs a CUDA device: no device memory here\n");
             exit(1);
         }
-        return d;
+        return d + at * bytes;
     }
 #else
-    (void)bytes;
+    (void)bytes, (void)at;
 #endif
     return host;
 }
@@ -51,9 +54,9 @@ int main(int argc, char **argv) {
         a[1][2][3] = -1.0;
     if (!strcmp(argv[1], "negative"))
         a[0][1][2] = 0.25;
-    checks_fields f = {on(fpo_field_3d(place(a, sizeof a), FPO_F64, 0, NX, 0, NY, 0, NZ)),
-                       on(fpo_field_3d(place(b, sizeof b), FPO_F64, 0, NX, 0, NY, 0, NZ)),
-                       on(fpo_field_3d(place(c, sizeof c), FPO_F64, 0, NX, 0, NY, 0, NZ))};
+    checks_fields f = {on(fpo_field_3d(place(a, sizeof a, 0), FPO_F64, 0, NX, 0, NY, 0, NZ)),
+                       on(fpo_field_3d(place(b, sizeof b, 2), FPO_F64, 0, NX, 0, NY, 0, NZ)),
+                       on(fpo_field_3d(place(c, sizeof c, 1), FPO_F64, 0, NX, 0, NY, 0, NZ))};
     if (!strcmp(argv[1], "wild"))
         f.b.stride[2] = (int64_t)1 << 40;   /* level 1 lies 8 TB past the allocation */
     fpo_domain dom = fpo_domain_local(NX, NY, NZ);
