@@ -47,7 +47,7 @@ static const char usage[] =
     "  --cuda-ahead N       the levels a CUDA column walk loads a field it only reads ahead\n"
     "                       (default 8; 0 to 32, 0: none)\n"
     "  --cuda-ring on|off   those registers a ring, the walk unrolled a turn of them at a time,\n"
-    "                       instead of moved down a place a level (default off)\n"
+    "                       instead of moved down a place a level (default on)\n"
     "  --cuda-prefetch N    a CUDA column walk asks L2 for a field it reads ahead N levels past\n"
     "                       its registers, and a segment kernel for its first level's inputs\n"
     "                       (default 0: neither; 0 to 64)\n"

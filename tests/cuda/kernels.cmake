@@ -181,7 +181,7 @@ endif()
 # segment for q, u, v and delp. None by default.
 gen(tp1p --cuda-prefetch 16 --program tp_step "${SRC}/example_model/model/fvtp.fpo")
 gen(tp4p --cuda-prefetch 16 --cuda-levels 4 --program tp_step "${SRC}/example_model/model/fvtp.fpo")
-gen(chain_pf --cuda-prefetch 16 "${SRC}/tests/bench/chain.fpo")
+gen(chain_pf --cuda-prefetch 16 --cuda-ring off "${SRC}/tests/bench/chain.fpo")
 gen(chain_ringpf --cuda-prefetch 16 --cuda-ring on "${SRC}/tests/bench/chain.fpo")
 file(READ "${DIR}/tp1p/tp_step.interior.cu" tp1p)
 file(READ "${DIR}/tp4p/tp_step.interior.cu" tp4p)
