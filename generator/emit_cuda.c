@@ -65,12 +65,26 @@ typedef struct Cu {
     int prefetch;      /* the levels past them a walk asks L2 for; any: a segment asks for
                         * its first level's inputs at its top (--cuda-prefetch; 0: none) */
     bool ldg;          /* a segment reads what it does not write via __ldg (--cuda-ldg) */
+    int walk_rows;     /* rows of CU_BX columns a walk kernel's block (--cuda-walk-rows) */
+    int walk_blocks;   /* a walk kernel's blocks a multiprocessor its registers leave room for
+                        * (--cuda-walk-blocks; 0: as the compiler chooses) */
     bool stretches;    /* a run with exchanges or callbacks: its blocks' kernels as graphs */
     int nstretch;      /* blocks made stretches */
     int nlaunch;       /* launches written to run's body */
 } Cu;
 
 /* ---- nest kernels: one loop nest of a stencil, over a box given at launch ---- */
+
+/* A kernel's first line up to its parameters where a thread walks a column (a column kernel,
+ * a walk kernel): its registers held to what --cuda-walk-blocks blocks of --cuda-walk-rows
+ * rows a multiprocessor leave, where given. */
+static void walk_kernel_open(Cu *c, Buf *k, const char *name) {
+    if (c->walk_blocks > 0)
+        buf_printf(k, "static __global__ void FPO_LAUNCH_BOUNDS(%d, %d) %s(", CU_BX * c->walk_rows,
+                   c->walk_blocks, name);
+    else
+        buf_printf(k, "static __global__ void %s(", name);
+}
 
 /* Whether `n` reads, at a horizontal offset, a variable of `w` (the variables written). */
 static bool reads_across(Node *n, Var **w, int nw) {
@@ -196,7 +210,10 @@ static void nest_kernel_text(Cu *c, Unit *u, Node *body, bool column, int kl, co
     buf_printf(b, "\n/* stencil %s (%s:%d), computation %d, interval %d%s */\n", s->name,
                fpo_loc_path(s->loc), s->loc.line, u->comp + 1, u->iv + 1,
                column ? ": a thread a column" : "");
-    buf_printf(b, "static __global__ void %s(", name);
+    if (column)
+        walk_kernel_open(c, b, name);
+    else
+        buf_printf(b, "static __global__ void %s(", name);
     stencil_params(b, s);
     if (c->s->ins.bounds)
         buf_add(b, "fpo_kbad_ *fpo_kout, int fpo_ks, ");
@@ -299,15 +316,17 @@ static void add_indented(Buf *k, const char *s, size_t n, int levels) {
     }
 }
 
-/* The launch of kernel `k` on points [ib, ie) x [jb, je), levels [ka, kz) (nk block layers). */
+/* The launch of kernel `k` on points [ib, ie) x [jb, je), levels [ka, kz) (nk block layers; a
+ * column kernel's blocks of --cuda-walk-rows rows, as a walk kernel's). */
 static void launch_nest(Cu *c, Buf *b, Unit *u, const char *k, KReads *kr, SBox x,
-                        const char *ka, const char *kz, const char *nk, int depth) {
+                        const char *ka, const char *kz, const char *nk, bool column, int depth) {
     const char *ib = fpo_dbound_text(x.lo[0]), *ie = fpo_dbound_text(x.hi[0]);
     const char *jb = fpo_dbound_text(x.lo[1]), *je = fpo_dbound_text(x.hi[1]);
     ind(b, depth);
     c->nlaunch++;
     buf_printf(b, "FPO_LAUNCH(fpo__cu, %s, %s, (%s) - (%s), (%s) - (%s), %s, %d, %d, (",
-               what(u->st, u->stage->loc), k, ie, ib, je, jb, nk, CU_BX, CU_BY);
+               what(u->st, u->stage->loc), k, ie, ib, je, jb, nk, CU_BX,
+               column ? c->walk_rows : CU_BY);
     stencil_args(c, b, u);
     if (c->s->ins.bounds) {
         /* the kernel's checked reads, as this call's: sites fpo_ks .. in the messages after
@@ -350,14 +369,14 @@ static void emit_nest(Cu *c, Buf *b, Unit *u, int depth) {
         const char *nk = c->levels > 1 ? fpo_fmt("((%s) - (%s) + %d) / %d", kz, ka, c->levels - 1,
                                                  c->levels)
                                        : fpo_fmt("(%s) - (%s)", kz, ka);
-        launch_nest(c, b, u, k, kr, u->box, ka, kz, nk, depth);
+        launch_nest(c, b, u, k, kr, u->box, ka, kz, nk, false, depth);
         return;
     }
     if (column_kernel(u)) {
         KReads *kr;
         const char *k = nest_kernel(c, u, iv->body, true, 1, &kr);
         launch_nest(c, b, u, k, kr, fpo_group_box(u, &u->si->groups[u->comp][u->iv][0]), ka, kz,
-                    "1", depth);
+                    "1", true, depth);
         return;
     }
     /* level by level, as the C loops run it: the points of a level read each other's */
@@ -376,7 +395,8 @@ static void emit_nest(Cu *c, Buf *b, Unit *u, int depth) {
         KReads *kr;
         const char *k = nest_kernel(c, &ug, first, false, 1, &kr);
         last->next = after;
-        launch_nest(c, b, u, k, kr, fpo_group_box(u, G), "fpo_k", "fpo_k + 1", "1", depth + 1);
+        launch_nest(c, b, u, k, kr, fpo_group_box(u, G), "fpo_k", "fpo_k + 1", "1", false,
+                    depth + 1);
     }
     ind(b, depth);
     buf_add(b, "}\n");
@@ -1197,7 +1217,7 @@ static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, int depth) {
     WalksCode t = walks_code(c, k, nk);
     buf_printf(kb, "\n/* stencil %s (%s:%d), ", s->name, fpo_loc_path(s->loc), s->loc.line);
     walks_comment(kb, k, nk);
-    buf_printf(kb, "static __global__ void %s(", name);
+    walk_kernel_open(c, kb, name);
     stencil_params(kb, s);
     walks_host_params(kb, &t);
     buf_add(kb, "const fpo_domain fpo__dom, unsigned fpo_edges, ");
@@ -1221,7 +1241,7 @@ static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, int depth) {
     ind(b, depth);
     c->nlaunch++;
     buf_printf(b, "FPO_LAUNCH(fpo__cu, %s, %s, (%s) - (%s), (%s) - (%s), 1, %d, %d, (",
-               what(s, u->stage->loc), name, ie, ib, je, jb, CU_BX, CU_BY);
+               what(s, u->stage->loc), name, ie, ib, je, jb, CU_BX, c->walk_rows);
     walks_args(c, b, k, &t);
     buf_add(b, "p->dom, p->edges, ");
     walks_bound_args(b, k, nk, &t);
@@ -2725,19 +2745,19 @@ void fpo_cuda_defaults(Build *bd) {
     bd->cuda_ring = true;   /* (the chain 1.05x faster on an H200, docs/cuda.md) */
     bd->cuda_prefetch = 0;
     bd->cuda_ldg = false;
+    bd->cuda_walk_rows = 2;   /* (the chain 2 % faster than at 8 on an H200, docs/cuda.md) */
+    bd->cuda_walk_blocks = 0;
 }
 
 /* The state of emission for the variant of class `edges`, its arrays planned. */
 static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
+    /* (bd's values are in range: fpo_cuda_defaults, then main.c's checks of each option) */
     Cu c = {.ir = ir, .s = bd->sched, .ctx = fpo_c_ctx(ir, edges), .nests = bd->cuda_nests,
-            .levels = bd->cuda_levels > 1 ? bd->cuda_levels : 1,
-            .threads = bd->cuda_threads ? bd->cuda_threads : CU_THREADS,
-            .rows = bd->cuda_rows > 0 && bd->cuda_rows < CU_TY ? bd->cuda_rows : CU_TY,
-            .shared = (bd->cuda_shared > 0 ? bd->cuda_shared : 48) * 1024,
-            .unroll = bd->cuda_unroll > 1 ? bd->cuda_unroll : 1, .fed = bd->cuda_fed,
+            .levels = bd->cuda_levels, .threads = bd->cuda_threads, .rows = bd->cuda_rows,
+            .shared = bd->cuda_shared * 1024, .unroll = bd->cuda_unroll, .fed = bd->cuda_fed,
             .blocks = bd->cuda_blocks, .ahead = bd->cuda_ahead, .ring = bd->cuda_ring,
-            .prefetch = bd->cuda_prefetch, .ldg = bd->cuda_ldg,
-            .slack = bd->cuda_slack >= 0 && bd->cuda_slack <= CU_SLACK_MAX ? bd->cuda_slack : 8};
+            .prefetch = bd->cuda_prefetch, .ldg = bd->cuda_ldg, .slack = bd->cuda_slack,
+            .walk_rows = bd->cuda_walk_rows, .walk_blocks = bd->cuda_walk_blocks};
     plan_arrays(&c);
     return c;
 }

@@ -498,10 +498,13 @@ typedef struct Build {
     int cuda_blocks;            /* the blocks a multiprocessor a CUDA segment kernel's registers
                                  * leave room for (0: as the threads make: none at 256) */
     int cuda_ahead;             /* the levels a CUDA walk reads a field ahead (8; 0: none) */
-    bool cuda_ring;             /* those registers a ring, not moved a place a level (false) */
+    bool cuda_ring;             /* those registers a ring, not moved a place a level (true) */
     int cuda_prefetch;          /* the levels past those registers a CUDA walk asks L2 for; any:
                                  * a segment kernel asks for its first level's inputs (0: none) */
     bool cuda_ldg;              /* a CUDA segment reads the arrays it does not write via __ldg */
+    int cuda_walk_rows;         /* rows of 32 columns a CUDA column kernel's block walks (2) */
+    int cuda_walk_blocks;       /* the blocks a multiprocessor a CUDA column kernel's registers
+                                 * leave room for (0: as the compiler chooses) */
     char **backends;
     int nbackends;
     char **frontdoors;          /* languages besides C the program is called from: "fortran",

@@ -101,6 +101,10 @@ int fpo_generate_memory(const char *path, const char *text, size_t len, Output *
             d.cuda_ring = (h >> 24) % 2;
             d.cuda_prefetch = (int[]){0, 1, 8, 64}[(h >> 25) % 4];
             d.cuda_ldg = (h >> 27) % 2;
+            d.cuda_walk_rows = 1 << (h >> 28) % 6;
+            d.cuda_walk_blocks = (int)((h >> 31) % 4) * 8;   /* (0: none) */
+            if (d.cuda_walk_blocks * 32 * d.cuda_walk_rows > FPO_CUDA_SM_THREADS)
+                d.cuda_walk_blocks = FPO_CUDA_SM_THREADS / (32 * d.cuda_walk_rows);
             fpo_emit_cuda(ir, &d, o, &nc);
         }
     }

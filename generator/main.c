@@ -4,6 +4,7 @@
 #include "opt.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 #define FPO_VERSION "0"
 #endif
 
-static const char usage[] =
+static const char usage_head[] =
     "usage: fpo-gen [options] FILE.fpo...\n"
     "  -p, --program NAME   the program to generate (needed when the files hold several)\n"
     "  -o, --out-dir DIR    where outputs go (default .)\n"
@@ -26,33 +27,69 @@ static const char usage[] =
     "  --layouts L,...      layouts to build variants for: NxM, or any (every n x m, n, m >= 2);\n"
     "                       default 1x1,any\n"
     "  --halo N             depth of halo statements without depth: (default 3)\n"
-    "  --cuda-nests N       the most loop nests of a fused group one CUDA kernel runs\n"
-    "                       (default 8; 1: a kernel a nest)\n"
-    "  --cuda-levels N      levels a thread of a CUDA nest kernel computes, unrolled,\n"
-    "                       and a block of a segment kernel in turn (default 1; 1 to 16)\n"
-    "  --cuda-threads N     a CUDA segment kernel's threads a block (default 256; a multiple\n"
-    "                       of 32 from 64 to 1024)\n"
-    "  --cuda-unroll N      CUDA column walks and segment point loops unrolled N times\n"
-    "                       (default 1; 1 to 16)\n"
-    "  --cuda-rows N        the most rows of a CUDA segment kernel's tile of 64 points a row\n"
-    "                       (default 16; 1, 2, 4, 8, 16 or 32)\n"
-    "  --cuda-shared KB     the most shared memory a CUDA segment kernel's block takes, in KiB\n"
-    "                       (default 96; 16 to 227: over 48 asks for it at launch)\n"
-    "  --cuda-slack N       the columns past 64 the last column of a CUDA segment kernel's tiles\n"
-    "                       may take (default 8; 0 to 32)\n"
-    "  --cuda-fed on|off    a CUDA segment right before a column walk computed level by level\n"
-    "                       inside the walk's kernel, where that gives the same bits (default off)\n"
-    "  --cuda-blocks N      a CUDA segment kernel's registers held to what N blocks a\n"
-    "                       multiprocessor leave (__launch_bounds__; default: none at 256 threads)\n"
-    "  --cuda-ahead N       the levels a CUDA column walk loads a field it only reads ahead\n"
-    "                       (default 8; 0 to 32, 0: none)\n"
-    "  --cuda-ring on|off   those registers a ring, the walk unrolled a turn of them at a time,\n"
-    "                       instead of moved down a place a level (default on)\n"
-    "  --cuda-prefetch N    a CUDA column walk asks L2 for a field it reads ahead N levels past\n"
-    "                       its registers, and a segment kernel for its first level's inputs\n"
-    "                       (default 0: neither; 0 to 64)\n"
-    "  --cuda-ldg on|off    a CUDA segment kernel reads the arrays it does not write through\n"
-    "                       the read-only data cache (__ldg) (default off)\n"
+    ;
+
+/* The --cuda-* options: the CUDA kernels' shape (docs/cuda.md, "Kernel shapes"), each value's
+ * kind and range and the Build field that keeps it; --help lists them between usage_head
+ * and usage_tail. */
+typedef enum { CU_COUNT, CU_ON_OFF, CU_ROWS } CudaKind;
+static const struct CudaOption {
+    const char *name, *arg;   /* --cuda-NAME ARG */
+    CudaKind kind;
+    long lo, hi, step;        /* a count's range, and what it is a multiple of */
+    size_t at;                /* offsetof(Build, ...) */
+    const char *help;         /* its lines after the first indented to the column */
+} cuda_options[] = {
+    {"nests", "N", CU_COUNT, 1, 1000, 1, offsetof(Build, cuda_nests),
+     "the most loop nests of a fused group one CUDA kernel runs\n"
+     "(default 8; 1: a kernel a nest)"},
+    {"levels", "N", CU_COUNT, 1, 16, 1, offsetof(Build, cuda_levels),
+     "levels a thread of a CUDA nest kernel computes, unrolled,\n"
+     "and a block of a segment kernel in turn (default 1; 1 to 16)"},
+    {"threads", "N", CU_COUNT, 64, 1024, 32, offsetof(Build, cuda_threads),
+     "a CUDA segment kernel's threads a block (default 256; a multiple\n"
+     "of 32 from 64 to 1024)"},
+    {"unroll", "N", CU_COUNT, 1, 16, 1, offsetof(Build, cuda_unroll),
+     "CUDA column walks and segment point loops unrolled N times\n"
+     "(default 1; 1 to 16)"},
+    {"rows", "N", CU_ROWS, 1, 32, 1, offsetof(Build, cuda_rows),
+     "the most rows of a CUDA segment kernel's tile of 64 points a row\n"
+     "(default 16; 1, 2, 4, 8, 16 or 32)"},
+    {"shared", "KB", CU_COUNT, 16, 227, 1, offsetof(Build, cuda_shared),
+     "the most shared memory a CUDA segment kernel's block takes, in KiB\n"
+     "(default 96; 16 to 227: over 48 asks for it at launch)"},
+    {"slack", "N", CU_COUNT, 0, 32, 1, offsetof(Build, cuda_slack),
+     "the columns past 64 the last column of a CUDA segment kernel's tiles\n"
+     "may take (default 8; 0 to 32)"},
+    {"fed", "on|off", CU_ON_OFF, 0, 0, 0, offsetof(Build, cuda_fed),
+     "a CUDA segment right before a column walk computed level by level\n"
+     "inside the walk's kernel, where that gives the same bits (default off)"},
+    {"blocks", "N", CU_COUNT, 1, 32, 1, offsetof(Build, cuda_blocks),
+     "a CUDA segment kernel's registers held to what N blocks a\n"
+     "multiprocessor leave (__launch_bounds__; default: none at 256 threads)"},
+    {"ahead", "N", CU_COUNT, 0, 32, 1, offsetof(Build, cuda_ahead),
+     "the levels a CUDA column walk loads a field it only reads ahead\n"
+     "(default 8; 0 to 32, 0: none)"},
+    {"ring", "on|off", CU_ON_OFF, 0, 0, 0, offsetof(Build, cuda_ring),
+     "those registers a ring, the walk unrolled a turn of them at a time,\n"
+     "instead of moved down a place a level (default on)"},
+    {"prefetch", "N", CU_COUNT, 0, 64, 1, offsetof(Build, cuda_prefetch),
+     "a CUDA column walk asks L2 for a field it reads ahead N levels past\n"
+     "its registers, and a segment kernel for its first level's inputs\n"
+     "(default 0: neither; 0 to 64)"},
+    {"ldg", "on|off", CU_ON_OFF, 0, 0, 0, offsetof(Build, cuda_ldg),
+     "a CUDA segment kernel reads the arrays it does not write through\n"
+     "the read-only data cache (__ldg) (default off)"},
+    {"walk-rows", "N", CU_ROWS, 1, 32, 1, offsetof(Build, cuda_walk_rows),
+     "rows of 32 columns a CUDA column walk kernel's block (default 2;\n"
+     "1, 2, 4, 8, 16 or 32)"},
+    {"walk-blocks", "N", CU_COUNT, 1, 32, 1, offsetof(Build, cuda_walk_blocks),
+     "a CUDA column walk kernel's registers held to what N blocks a\n"
+     "multiprocessor leave (__launch_bounds__; default: none)"},
+};
+enum { NCUDA = sizeof cuda_options / sizeof cuda_options[0] };
+
+static const char usage_tail[] =
     "  --plan FILE          write the outputs, inputs and build report (CMake syntax) and stop\n"
     "  --depfile FILE       write a Makefile-style depfile: every output depends on every input read\n"
     "  --prefix-map OLD=NEW write source paths that start with OLD as NEW and the rest (in #line,\n"
@@ -74,9 +111,7 @@ static const char usage[] =
 
 typedef struct Options {
     const char *program, *outdir, *backend, *plan, *depfile, *emit_ir, *from_ir, *layouts, *halo;
-    const char *cuda_nests, *cuda_levels, *cuda_threads, *cuda_unroll, *cuda_rows, *cuda_shared,
-        *cuda_slack, *cuda_blocks, *cuda_ahead, *cuda_prefetch;
-    const char *cuda_fed, *cuda_ring, *cuda_ldg;
+    const char *cuda[NCUDA];   /* per cuda_options entry: its value (NULL: not given) */
     char **backends;
     int nbackends;
     const char *frontdoor;
@@ -131,6 +166,22 @@ static int parse_instrument(const char *c, Instrument *ins) {
     return 0;
 }
 
+/* --help: the options, the --cuda-* ones from their table. */
+static void print_usage(void) {
+    fputs(usage_head, stdout);
+    for (int c = 0; c < NCUDA; c++) {
+        const struct CudaOption *t = &cuda_options[c];
+        printf("  --cuda-%s %s%*s", t->name, t->arg,
+               (int)(13 - strlen(t->name) - strlen(t->arg)), "");
+        for (const char *l = t->help, *nl; l; l = nl ? nl + 1 : NULL) {
+            nl = strchr(l, '\n');
+            printf("%s%.*s\n", l == t->help ? "" : "                       ",
+                   nl ? (int)(nl - l) : (int)strlen(l), l);
+        }
+    }
+    fputs(usage_tail, stdout);
+}
+
 /* 0 ok, 1 stop with success (help, version), 2 a usage error. */
 static int parse_args(int argc, char **argv, Options *o) {
     o->outdir = ".";
@@ -141,7 +192,7 @@ static int parse_args(int argc, char **argv, Options *o) {
         const char *a = argv[i];
         const char **slot = NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(usage, stdout);
+            print_usage();
             return 1;
         }
         if (!strcmp(a, "--version")) {
@@ -215,32 +266,6 @@ static int parse_args(int argc, char **argv, Options *o) {
             slot = &o->layouts;
         else if (!strcmp(a, "--halo"))
             slot = &o->halo;
-        else if (!strcmp(a, "--cuda-nests"))
-            slot = &o->cuda_nests;
-        else if (!strcmp(a, "--cuda-levels"))
-            slot = &o->cuda_levels;
-        else if (!strcmp(a, "--cuda-threads"))
-            slot = &o->cuda_threads;
-        else if (!strcmp(a, "--cuda-unroll"))
-            slot = &o->cuda_unroll;
-        else if (!strcmp(a, "--cuda-rows"))
-            slot = &o->cuda_rows;
-        else if (!strcmp(a, "--cuda-shared"))
-            slot = &o->cuda_shared;
-        else if (!strcmp(a, "--cuda-slack"))
-            slot = &o->cuda_slack;
-        else if (!strcmp(a, "--cuda-fed"))
-            slot = &o->cuda_fed;
-        else if (!strcmp(a, "--cuda-blocks"))
-            slot = &o->cuda_blocks;
-        else if (!strcmp(a, "--cuda-ahead"))
-            slot = &o->cuda_ahead;
-        else if (!strcmp(a, "--cuda-ring"))
-            slot = &o->cuda_ring;
-        else if (!strcmp(a, "--cuda-prefetch"))
-            slot = &o->cuda_prefetch;
-        else if (!strcmp(a, "--cuda-ldg"))
-            slot = &o->cuda_ldg;
         else if (!strcmp(a, "--plan"))
             slot = &o->plan;
         else if (!strcmp(a, "--depfile"))
@@ -253,6 +278,9 @@ static int parse_args(int argc, char **argv, Options *o) {
             slot = &o->mode;
         else if (!strcmp(a, "--dot"))
             slot = &o->dot;
+        for (int c = 0; !slot && c < NCUDA; c++)
+            if (!strncmp(a, "--cuda-", 7) && !strcmp(a + 7, cuda_options[c].name))
+                slot = &o->cuda[c];
         if (slot) {
             if (i + 1 >= argc)
                 return usage_error("option '%s' needs a value", a);
@@ -418,6 +446,19 @@ static int count_option(const char *a, const char *opt, long lo, long hi, long s
     return usage_error(fpo_fmt("%s '%%s': expected a count from %ld to %ld", opt, lo, hi), a);
 }
 
+/* A count of rows `a` (NULL: not given, *n stays): a power of two from 1 to 32 (a segment's
+ * tile halves its rows from the most, emit_cuda's plan_segment; a walk's block is 32 x n). */
+static int rows_option(const char *a, const char *opt, int *n) {
+    if (!a)
+        return 0;
+    char *end;
+    long r = strtol(a, &end, 10);
+    if (*end || r < 1 || r > 32 || (r & (r - 1)))
+        return usage_error(fpo_fmt("%s '%%s': expected 1, 2, 4, 8, 16 or 32", opt), a);
+    *n = (int)r;
+    return 0;
+}
+
 /* The build's layouts, back ends and halo width, from the options. */
 static int build_options(Options *o, Build *b) {
     b->version = FPO_VERSION;
@@ -427,31 +468,24 @@ static int build_options(Options *o, Build *b) {
     b->nfrontdoors = o->nfrontdoors;
     b->halo = 3;
     fpo_cuda_defaults(b);
-    if (on_off(o->cuda_fed, "--cuda-fed", &b->cuda_fed) ||
-        on_off(o->cuda_ring, "--cuda-ring", &b->cuda_ring) ||
-        on_off(o->cuda_ldg, "--cuda-ldg", &b->cuda_ldg))
-        return 2;
-    if (count_option(o->cuda_nests, "--cuda-nests", 1, 1000, 1, &b->cuda_nests) ||
-        count_option(o->cuda_levels, "--cuda-levels", 1, 16, 1, &b->cuda_levels) ||
-        count_option(o->cuda_threads, "--cuda-threads", 64, 1024, 32, &b->cuda_threads) ||
-        count_option(o->cuda_unroll, "--cuda-unroll", 1, 16, 1, &b->cuda_unroll) ||
-        count_option(o->cuda_shared, "--cuda-shared", 16, 227, 1, &b->cuda_shared) ||
-        count_option(o->cuda_slack, "--cuda-slack", 0, 32, 1, &b->cuda_slack) ||
-        count_option(o->cuda_blocks, "--cuda-blocks", 1, 32, 1, &b->cuda_blocks) ||
-        count_option(o->cuda_ahead, "--cuda-ahead", 0, 32, 1, &b->cuda_ahead) ||
-        count_option(o->cuda_prefetch, "--cuda-prefetch", 0, 64, 1, &b->cuda_prefetch))
-        return 2;
-    if (b->cuda_blocks * b->cuda_threads > FPO_CUDA_SM_THREADS)
-        return usage_error(fpo_fmt("--cuda-blocks %%s: blocks of --cuda-threads make more than the "
-                                   "%d threads a multiprocessor runs", FPO_CUDA_SM_THREADS),
-                           o->cuda_blocks);
-    if (o->cuda_rows) {   /* the tile's rows halve from the most (emit_cuda's plan_segment) */
-        char *end;
-        long r = strtol(o->cuda_rows, &end, 10);
-        if (*end || r < 1 || r > 32 || (r & (r - 1)))
-            return usage_error("--cuda-rows '%s': expected 1, 2, 4, 8, 16 or 32", o->cuda_rows);
-        b->cuda_rows = (int)r;
+    for (int c = 0; c < NCUDA; c++) {
+        const struct CudaOption *t = &cuda_options[c];
+        const char *opt = fpo_fmt("--cuda-%s", t->name);
+        void *at = (char *)b + t->at;
+        if (t->kind == CU_ON_OFF ? on_off(o->cuda[c], opt, at)
+            : t->kind == CU_ROWS ? rows_option(o->cuda[c], opt, at)
+                                 : count_option(o->cuda[c], opt, t->lo, t->hi, t->step, at))
+            return 2;
     }
+    if (b->cuda_blocks * b->cuda_threads > FPO_CUDA_SM_THREADS)
+        return usage_error(fpo_fmt("--cuda-blocks %d: blocks of --cuda-threads make more than "
+                                   "the %%s threads a multiprocessor runs", b->cuda_blocks),
+                           fpo_fmt("%d", FPO_CUDA_SM_THREADS));
+    if (b->cuda_walk_blocks * 32 * b->cuda_walk_rows > FPO_CUDA_SM_THREADS)
+        return usage_error(fpo_fmt("--cuda-walk-blocks %d: blocks of --cuda-walk-rows make more "
+                                   "than the %%s threads a multiprocessor runs",
+                                   b->cuda_walk_blocks),
+                           fpo_fmt("%d", FPO_CUDA_SM_THREADS));
     if (o->halo) {
         char *end;
         long h = strtol(o->halo, &end, 10);

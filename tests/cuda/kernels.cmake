@@ -118,6 +118,35 @@ if(NOT turns EQUAL 2 OR NOT ring_cp7 EQUAL 3)
                       "levels on ${ring_cp7} times; expected 2 and 3 (in the ring, and moved "
                       "down in the loops of the levels after it and of the one-level interval)")
 endif()
+# --cuda-walk-rows 8: the walk kernel's blocks are 32 x 8 columns (32 x 2 by default); the
+# segment's tiles do not change; --cuda-walk-blocks 18: its registers held to 18 blocks of
+# 32 x 2. Unfused, the five column kernels of the solve's intervals the same.
+gen(chain_w8 --cuda-walk-rows 8 "${SRC}/tests/bench/chain.fpo")
+gen(chain_w2 --cuda-walk-blocks 18 "${SRC}/tests/bench/chain.fpo")
+gen(chain_w2u --mode unfused --cuda-walk-blocks 18 "${SRC}/tests/bench/chain.fpo")
+file(READ "${DIR}/chain_w8/chain_step.interior.cu" chain_w8)
+file(READ "${DIR}/chain_w2u/chain_step.interior.cu" chain_w2u)
+count("${chain_w2u}" "fpo_k_vsolve_[0-9_]+, [(]nx[)] - [(]0[)], [(]ny[)] - [(]0[)], 1, 32, 2," w2u)
+count("${chain_w2u}" "FPO_LAUNCH_BOUNDS[(]64, 18[)] fpo_k_vsolve" w2ubounds)
+count("${chain_w2u}" ", 32, 8, " w2u8)   # (the PARALLEL nests' kernels keep 32 x 8)
+if(NOT w2u EQUAL 5 OR NOT w2ubounds EQUAL 5 OR w2u8 LESS 5)
+  message(FATAL_ERROR "chain unfused: ${w2u} column kernels launched in blocks of 32 x 2, "
+                      "${w2ubounds} held to 18 blocks, ${w2u8} kernels in "
+                      "blocks of 32 x 8; expected 5, 5, 5 or more")
+endif()
+file(READ "${DIR}/chain_w2/chain_step.interior.cu" chain_w2)
+count("${chain_w8}" "fpo_walk1, [(]nx[)] - [(]0[)], [(]ny[)] - [(]0[)], 1, 32, 8," walk8)
+count("${chain_w2}" "fpo_walk1, [(]nx[)] - [(]0[)], [(]ny[)] - [(]0[)], 1, 32, 2," walk2)
+count("${chain_w2}" "fpo_tiles_[(]fpo_j0, fpo_j1, 16[)]" w2tiles)
+count("${chain_w2}" "FPO_LAUNCH_BOUNDS[(]64, 18[)] fpo_walk1[(]" w2bounds)
+count("${chain_a8}" "FPO_LAUNCH_BOUNDS[(][0-9, ]+[)] fpo_walk" w8bounds)
+if(NOT walk8 EQUAL 1 OR NOT walk2 EQUAL 1 OR NOT w2tiles EQUAL 1 OR NOT w2bounds EQUAL 1
+   OR NOT w8bounds EQUAL 0)
+  message(FATAL_ERROR "chain: the walk kernel launched in blocks of 32 x 8 with --cuda-walk-rows 8 ${walk8} times, of "
+                      "32 x 2 by default ${walk2}, its segment's tiles of 16 rows "
+                      "${w2tiles}; held to 18 blocks of 64 threads ${w2bounds} times, to any "
+                      "by default ${w8bounds}; expected 1, 1, 1, 1, 0")
+endif()
 if(NOT ahead8 EQUAL 2 OR NOT ahead16 EQUAL 2 OR regs16 LESS 3 OR NOT ahead0 EQUAL 0)
   message(FATAL_ERROR "chain: walks reading ahead 8 levels ${ahead8}, 16 with --cuda-ahead 16 "
                       "${ahead16} (the 16th registers set ${regs16} times), ${ahead0} mentions "

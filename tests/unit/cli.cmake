@@ -50,7 +50,8 @@ foreach(case "nests|0|a count" "levels|17|a count from 1 to 16"
              "rows|3|1, 2, 4, 8, 16 or 32" "rows|64|1, 2, 4, 8, 16 or 32"
              "shared|228|a count from 16 to 227" "fed|maybe|on or off" "ring|yes|on or off"
              "ahead|33|a count from 0 to 32" "prefetch|65|a count from 0 to 64" "ldg|1|on or off"
-             "blocks|0|a count from 1 to 32")
+             "blocks|0|a count from 1 to 32" "walk-rows|0|1, 2, 4, 8, 16 or 32"
+             "walk-rows|12|1, 2, 4, 8, 16 or 32" "walk-blocks|33|a count from 1 to 32")
   string(REPLACE "|" ";" c "${case}")
   list(GET c 0 opt)
   list(GET c 1 value)
@@ -62,6 +63,8 @@ run(2 --cuda-blocks 9 "${slice}")
 expect_in(err "--cuda-blocks 9: blocks of --cuda-threads make more than the 2048 threads")
 run(2 --cuda-blocks 17 --cuda-threads 128 "${slice}")
 expect_in(err "--cuda-blocks 17: blocks of --cuda-threads make more than the 2048 threads")
+run(2 --cuda-walk-blocks 9 --cuda-walk-rows 8 "${slice}")   # 9 blocks of 32 x 8
+expect_in(err "--cuda-walk-blocks 9: blocks of --cuda-walk-rows make more than the 2048 threads")
 run(2 --layouts 3y3 "${slice}")
 expect_in(err "--layouts: '3y3' is not a layout")
 run(2 --halo 0 "${slice}")
