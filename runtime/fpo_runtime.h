@@ -112,8 +112,9 @@ fpo_status fpo_field_check(const fpo_field *f, const char *program, const char *
 
 /* Check that fields f[0 .. n) (each already checked: fpo_field_check) share no memory where the
  * program writes one of them (writes[x] nonzero): its views are restrict, so a field it writes
- * needs an array of its own; one array given for two fields it only reads is fine. Memory is
- * compared as the byte ranges the fields' descriptors span. `names` are the parameters'. */
+ * needs points of its own; one array given for two fields it only reads is fine. Where the
+ * byte ranges the descriptors span overlap, their rows of points are compared (fields whose
+ * rows take turns in one array are apart). `names` are the parameters'. */
 fpo_status fpo_fields_apart(const fpo_field *const *f, const char *const *names,
                             const unsigned char *writes, int n, const char *program,
                             fpo_error *err);

@@ -122,6 +122,19 @@ int main(void) {
     f = good_fields(&a);
     f.twod.data = f.qsrc.data;   /* a 2D field in the first level of qsrc's array: both read */
     bad += expect("twod in qsrc's array (both read)", &f, &dom, FPO_OK, NULL);
+    /* One array of twice the rows a level: dst's rows the even ones, qsrc's the odd ones. Their
+     * byte ranges overlap, their points do not; a row less one element on, qsrc's first row
+     * would end inside dst's second. */
+    tg_array rows2 = tg_new3(FPO_F64, H, NX, 2 * NY + 2 * H, NZ);
+    int64_t row = rows2.stride[1];
+    f = good_fields(&a);
+    f.dst.data = rows2.data, f.qsrc.data = (double *)rows2.data + row;
+    f.dst.stride[1] = f.qsrc.stride[1] = 2 * row;
+    f.dst.stride[2] = f.qsrc.stride[2] = rows2.stride[2];
+    bad += expect("dst and qsrc in one array, rows taking turns", &f, &dom, FPO_OK, NULL);
+    f.qsrc.data = (double *)rows2.data + row - 1;
+    bad += expect("dst and qsrc in one array, rows a row less one element apart", &f, &dom,
+                  FPO_EINVAL, "'qsrc' and 'dst' share memory");
 
     f = good_fields(&a);
     fpo_domain empty = fpo_domain_local(0, NY, NZ);
