@@ -38,6 +38,8 @@ struct fpo_cuda {
     size_t l2_before;          /* ... from this, which close gives back */
     cudaEvent_t after;         /* step_after's, recorded on the caller's stream (made at its
                                 * first call) */
+    int64_t *key;              /* bind's key of the fields (made at the first bind, kept) */
+    size_t nkey;               /* its entries */
 };
 
 /* Destroy the graphs of a binding. */
@@ -116,6 +118,7 @@ extern "C" void fpo_cuda_close(fpo_cuda *c) {
     for (int b = 0; b < FPO_CUDA_BINDINGS; b++)
         forget(&c->set[b]);
     fpo_cuda_bindings_free(c->slot, FPO_CUDA_BINDINGS);
+    free(c->key);
     cudaFree(c->pool);
     cudaFree(c->found);
     if (c->after)
@@ -299,7 +302,12 @@ extern "C" void fpo_cuda_bind(fpo_cuda *c, const void *fields, size_t n) {
      * the struct */
     enum { M = 13 };   /* data, dtype, axes, space, lo[3], hi[3], stride[3] */
     size_t nf = n / sizeof(fpo_field);
-    int64_t *key = nf && nf * sizeof(fpo_field) == n ? (int64_t *)malloc(nf * M * 8) : NULL;
+    if (nf && nf * sizeof(fpo_field) == n && nf * M > c->nkey) {   /* (one program: once) */
+        int64_t *grown = (int64_t *)realloc(c->key, nf * M * 8);
+        if (grown)
+            c->key = grown, c->nkey = nf * M;
+    }
+    int64_t *key = nf && nf * sizeof(fpo_field) == n && nf * M <= c->nkey ? c->key : NULL;
     for (size_t x = 0; key && x < nf; x++) {
         const fpo_field *f = (const fpo_field *)fields + x;
         int64_t *k = key + M * x;
@@ -310,7 +318,6 @@ extern "C" void fpo_cuda_bind(fpo_cuda *c, const void *fields, size_t n) {
     int evicted = 0;
     int b = fpo_cuda_binding(c->slot, FPO_CUDA_BINDINGS, key ? (const void *)key : fields,
                              key ? nf * M * 8 : n, ++c->binds, &evicted);
-    free(key);
     if (evicted || !c->slot[b].fields)
         forget(&c->set[b]);   /* (its graphs hold another binding's fields) */
     c->g = c->slot[b].fields ? &c->set[b] : NULL;
