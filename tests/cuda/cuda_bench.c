@@ -312,14 +312,16 @@ int main(int argc, char **argv) {
         TIME_RUNS(tu, runs, tp_ref_run(pu, &err), tp_ref_wait(pu, &err));
         HOST_TIME(th, tp_step_run(pg, &err), tp_step_wait(pg, &err));
         tp_step_wait(pg, &err);
+        fpo_memory gm;   /* (no graph kept: the runs were plain launches, capture failed) */
+        tp_step_memory(pg, &gm);
         /* q, qy, crx, cry, xfx, yfx read, q written (the 2D metrics left out) */
         double bytes = 7.0 * 8.0 * (double)n * n * nz;
         printf("tp_step: CUDA fused %8.3f ms, unfused %8.3f ms: fused/unfused %5.2fx | fused %6.0f "
                "GB/s = %5.1f %% of the device triad | C fused on the host (%d threads) %8.3f ms: "
-               "GPU/CPU %6.2fx | host time of a run %.1f us | points differing from C after one "
-               "step: %ld fused, %ld unfused\n",
+               "GPU/CPU %6.2fx | host time of a run %.1f us (%d graphs kept) | points differing "
+               "from C after one step: %ld fused, %ld unfused\n",
                tg * 1e3, tu * 1e3, tu / tg, bytes / tg / 1e9, 100.0 * bytes / tg / triad, threads,
-               tc * 1e3, tc / tg, th * 1e6, d, du_);
+               tc * 1e3, tc / tg, th * 1e6, gm.graphs, d, du_);
         /* the same, as much of its pool as L2 keeps persisting (FPO_CUDA_L2_POOL); a step
          * from the same start as above, against the C back end's step from it (the state the
          * timed runs leave is no start: from this noise q's largest value grows about 1e11
