@@ -1145,6 +1145,8 @@ static void check_stencil(Ctx *cx, Decl *d) {
     check_params(cx, d);
     for (int i = 0; i < d->ncomps; i++) {
         Comp *c = &d->comps[i];
+        cx->comp = NULL;      /* (interval bounds: outside any computation's body, and the */
+        cx->written = NULL;   /* last one's writes, a map of the last turn, are gone) */
         check_intervals(cx, c);
         cx->comp = c;
         StrMap written = {0};
