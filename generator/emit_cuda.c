@@ -68,6 +68,10 @@ typedef struct Cu {
     int walk_rows;     /* rows of CU_BX columns a walk kernel's block (--cuda-walk-rows) */
     int walk_blocks;   /* a walk kernel's blocks a multiprocessor its registers leave room for
                         * (--cuda-walk-blocks; 0: as the compiler chooses) */
+    int chunks;        /* a segment and the walks after it in chunks of tile rows, each chunk's
+                        * walks beside the next chunk's segment (--cuda-chunks; 1: none) */
+    bool chunk_cols;   /* emit_walks: the launch's columns those of the chunk, [fpo_cj0, fpo_cj1) */
+    Buf *chunk_walks;  /* emit_segment: the walks' launch, run in its chunks' loop (PC_CHUNK) */
     bool stretches;    /* a run with exchanges or callbacks: its blocks' kernels as graphs */
     int nstretch;      /* blocks made stretches */
     int nlaunch;       /* launches written to run's body */
@@ -1169,11 +1173,12 @@ static void walks_args(Cu *c, Buf *b, Walk *k, WalksCode *t) {
         stencil_args(c, b, t->hosts[h]);
 }
 
-/* ... and of their bounds (walks_bound_params), then the launch's end. */
-static void walks_bound_args(Buf *b, Walk *k, int nk, WalksCode *t) {
+/* ... and of their bounds (walks_bound_params; their columns' J bounds jb and je), then the
+ * launch's end. */
+static void walks_bound_args(Buf *b, Walk *k, int nk, WalksCode *t, const char *jb,
+                             const char *je) {
     SBox x = unit_cols(k[0].u);
-    buf_printf(b, "%s, %s, %s, %s", fpo_dbound_text(x.lo[0]), fpo_dbound_text(x.hi[0]),
-               fpo_dbound_text(x.lo[1]), fpo_dbound_text(x.hi[1]));
+    buf_printf(b, "%s, %s, %s, %s", fpo_dbound_text(x.lo[0]), fpo_dbound_text(x.hi[0]), jb, je);
     for (int q = 0; q < nk; q++)
         for (int m = 0; m < k[q].n; m++)
             buf_printf(b, ", %s, %s", fpo_dbound_text(k[q].u[m].box.lo[2]),
@@ -1238,13 +1243,16 @@ static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, int depth) {
     SBox x = unit_cols(u);
     const char *ib = fpo_dbound_text(x.lo[0]), *ie = fpo_dbound_text(x.hi[0]);
     const char *jb = fpo_dbound_text(x.lo[1]), *je = fpo_dbound_text(x.hi[1]);
+    if (c->chunk_cols)   /* (PC_CHUNK: the columns of the chunk's tile rows) */
+        jb = fpo_fmt("((%s) > fpo_cj0 ? (%s) : fpo_cj0)", jb, jb),
+        je = fpo_fmt("((%s) < fpo_cj1 ? (%s) : fpo_cj1)", je, je);
     ind(b, depth);
     c->nlaunch++;
     buf_printf(b, "FPO_LAUNCH(fpo__cu, %s, %s, (%s) - (%s), (%s) - (%s), 1, %d, %d, (",
                what(s, u->stage->loc), name, ie, ib, je, jb, CU_BX, c->walk_rows);
     walks_args(c, b, k, &t);
     buf_add(b, "p->dom, p->edges, ");
-    walks_bound_args(b, k, nk, &t);
+    walks_bound_args(b, k, nk, &t, jb, je);
 }
 
 /* ---- segment kernels: consecutive nests of a fused group in one kernel ---- */
@@ -2221,11 +2229,21 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         buf_addn(k, t.phases.s, t.phases.len);
     }
     buf_add(k, "}\n");
+    Buf *walks = c->chunk_walks;   /* PC_CHUNK: the walks' launch (unindented) */
     if (!t.any) {   /* the variant left none of its nests a statement: no kernel, no launch */
         ind(b, depth);
         buf_printf(b, "/* %s (%d nests from stencil %s, %s:%d): nothing in this variant */\n",
                    name, g->n, g->u[0].st->name, fpo_loc_path(g->u[0].stage->loc),
                    g->u[0].stage->loc.line);
+        if (walks) {   /* (the walks after it over all their columns) */
+            ind(b, depth);
+            buf_add(b, "{\n");
+            ind(b, depth + 1);
+            buf_add(b, "const int64_t fpo_cj0 = INT64_MIN, fpo_cj1 = INT64_MAX;\n");
+            add_indented(b, walks->s, walks->len, depth + 1);
+            ind(b, depth);
+            buf_add(b, "}\n");
+        }
         return;
     }
     buf_addn(&c->kernels, kernel.s, kernel.len);
@@ -2236,8 +2254,34 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     ind(b, depth);
     buf_add(b, "{\n");
     seg_cover(c, b, g, depth + 1);
+    int d = depth + 1;
+    if (walks) {   /* PC_CHUNK: its tile rows in chunks, each chunk's walks after its tiles */
+        ind(b, d);
+        buf_printf(b, "const int64_t fpo_ja = fpo_j0, fpo_jz = fpo_j1, fpo_nr = fpo_ja < fpo_jz ? "
+                      "fpo_tiles_(fpo_ja, fpo_jz, %d) : 0;\n", g->ty);
+        ind(b, d);
+        buf_printf(b, "const int fpo_nc = fpo_nr < %d ? (int)fpo_nr : %d;   /* chunks: at most one "
+                      "a tile row */\n", c->chunks, c->chunks);
+        ind(b, d);
+        buf_add(b, "if (fpo_nc == 0) {   /* (no tile: the walks over all their columns) */\n");
+        ind(b, d + 1);
+        buf_add(b, "const int64_t fpo_cj0 = INT64_MIN, fpo_cj1 = INT64_MAX;\n");
+        add_indented(b, walks->s, walks->len, d + 1);
+        ind(b, d);
+        buf_add(b, "}\n");
+        ind(b, d);
+        buf_add(b, "for (int fpo_ch = 0; fpo_ch < fpo_nc; fpo_ch++) {   /* a chunk's tile rows, "
+                   "then its columns' walks on the program's second stream, beside the next "
+                   "chunk's tiles */\n");
+        d++;
+        ind(b, d);
+        buf_printf(b, "fpo_j0 = fpo_ja + fpo_nr * fpo_ch / fpo_nc * %d;\n", g->ty);
+        ind(b, d);
+        buf_printf(b, "fpo_j1 = fpo_ch + 1 < fpo_nc ? fpo_ja + fpo_nr * (fpo_ch + 1) / fpo_nc * %d "
+                      ": fpo_jz;\n", g->ty);
+    }
     const char *ka = fpo_dbound_text(g->u[0].box.lo[2]), *kz = fpo_dbound_text(g->u[0].box.hi[2]);
-    ind(b, depth + 1);
+    ind(b, d);
     const char *nk = L > 1 ? fpo_fmt("((%s) - (%s) + %d) / %d", kz, ka, L - 1, L)
                            : fpo_fmt("(%s) - (%s)", kz, ka);
     seg_launch(c, b, g, name, nk);
@@ -2245,19 +2289,46 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     buf_printf(b, "p->dom, p->edges, fpo_i0, fpo_j0, %s%s%s));\n",
                g->slack ? fpo_fmt("fpo_slack_(fpo_i0, fpo_i1, %d, %d), ", CU_TX, g->slack) : "",
                ka, L > 1 ? fpo_fmt(", %s", kz) : "");
+    if (walks) {
+        ind(b, d);
+        buf_add(b, "const int64_t fpo_cj0 = fpo_ch ? fpo_j0 : INT64_MIN, fpo_cj1 = fpo_ch + 1 < "
+                   "fpo_nc ? fpo_j1 : INT64_MAX;\n");
+        ind(b, d);
+        buf_add(b, "fpo_cuda_fork(fpo__cu);\n");
+        add_indented(b, walks->s, walks->len, d);
+        ind(b, d);
+        buf_add(b, "fpo_cuda_back(fpo__cu);\n");
+        ind(b, d - 1);
+        buf_add(b, "}\n");
+        ind(b, d - 1);
+        buf_add(b, "fpo_cuda_join(fpo__cu);   /* the program's stream waits for the walks */\n");
+    }
     ind(b, depth);
     buf_add(b, "}\n");
+}
+
+/* PC_CHUNK: segment g and the walks k[0 .. nk) after it (plan_chunked), the walks' kernel
+ * made first and its launch run in the segment's loop over its chunks (emit_segment). */
+static void emit_chunked(Cu *c, Buf *b, Seg *g, Walk *k, int nk, int depth) {
+    Buf walks = {0};
+    c->chunk_cols = true;
+    emit_walks(c, &walks, k, nk, 0);
+    c->chunk_cols = false;
+    c->chunk_walks = &walks;
+    emit_segment(c, b, g, depth);
+    c->chunk_walks = NULL;
 }
 
 /* The most walks one kernel runs in turn. */
 enum { WALKS_MAX = 4 };
 
-/* PC_FED: a segment, and walks that run it inside the first of them (plan_fed). */
-enum { PC_NEST, PC_SEG, PC_WALK, PC_FED };
+/* PC_FED: a segment, and walks that run it inside the first of them (plan_fed); PC_CHUNK: a
+ * segment and the walks after it, two kernels launched chunk by chunk (plan_chunked). */
+enum { PC_NEST, PC_SEG, PC_WALK, PC_FED, PC_CHUNK };
 typedef struct Piece {
     int kind, n;
-    Seg seg;                /* PC_SEG, PC_FED */
-    Walk walk[WALKS_MAX];   /* PC_WALK, PC_FED: walks_join */
+    Seg seg;                /* PC_SEG, PC_FED, PC_CHUNK */
+    Walk walk[WALKS_MAX];   /* PC_WALK, PC_FED, PC_CHUNK: walks_join */
     int nwalk;
 } Piece;
 
@@ -2343,6 +2414,27 @@ static void plan_fed(Cu *c, Unit *u, int n, FGroup *G1, Unit *v, Piece *p) {
     *p = f;
 }
 
+/* Segment p (the n nests from u, the last of their fused group) and the walks that begin
+ * group G1 after it (their first nest v) as PC_CHUNK: the segment's tile rows in --cuda-chunks
+ * chunks, each chunk's walks launched on a second stream after its tiles, beside the next
+ * chunk's (emit_segment). Uninstrumented builds (their checks run after each stencil's
+ * kernels, on one stream), where the walks meet the segment as a fed kernel's would
+ * (fed_meets): no nest of the segment touches what the walks write, and the walks read what
+ * it writes at their own column only, inside its writer's box; so a column's walk needs the
+ * tiles of its own chunk only, and runs the same whatever the other chunks' tiles do. */
+static void plan_chunked(Cu *c, Unit *u, int n, FGroup *G1, Unit *v, Piece *p) {
+    Sched *s = c->s;
+    Piece w;
+    if (c->chunks < 2 || p->kind != PC_SEG || !s->fused || fpo_instrumented(&s->ins) ||
+        s->ins.cuda_check || v != u + n || !plan_walks(c, G1, v, v, G1->count, &w, false))
+        return;
+    w.seg = p->seg;
+    if (!fed_meets(&w, v, w.n, &w.walk[0]))
+        return;
+    w.kind = PC_CHUNK, w.n += n;
+    *p = w;
+}
+
 /* What runs nests i .. of group gi of block bl: a segment of a fused group (as many nests as
  * can be one kernel), with the walks that begin the next group where they can run it
  * (plan_fed: then the piece goes on into that group); walks (plan_walks); or the nest on its
@@ -2363,6 +2455,8 @@ static Piece next_piece(Cu *c, Block *bl, int gi, int i) {
     /* the segment, or a nest on its own, that ends a fused group: inside the walks after it? */
     if (G->fused && u->par && p.n == left && gi + 1 < bl->ng)
         plan_fed(c, u, p.n, &bl->g[gi + 1], &bl->u[bl->g[gi + 1].first], &p);
+    if (G->fused && u->par && p.n == left && gi + 1 < bl->ng)   /* (not fed: in chunks?) */
+        plan_chunked(c, u, p.n, &bl->g[gi + 1], &bl->u[bl->g[gi + 1].first], &p);
     if (p.kind == PC_NEST)
         plan_walks(c, G, g0, u, left, &p, false);
     return p;
@@ -2413,7 +2507,7 @@ static void plan_arrays(Cu *c) {
         for (int q = 0; q < np; q++) {
             Piece *pc = &pl[q].p;
             Unit *u = &bl->u[bl->g[pl[q].g].first + pl[q].at];
-            bool seg = pc->kind == PC_SEG || pc->kind == PC_FED;
+            bool seg = pc->kind == PC_SEG || pc->kind == PC_FED || pc->kind == PC_CHUNK;
             if (seg && pc->seg.bytes > CU_STATIC && pc->seg.bytes > c->dyn_shared)
                 c->dyn_shared = pc->seg.bytes;
             for (int x = 0; x < s->nslots; x++) {
@@ -2421,7 +2515,7 @@ static void plan_arrays(Cu *c) {
                 for (int i = 0; i < pc->n && !touches; i++)
                     touches = fpo_unit_acc(&u[i], x) != NULL;
                 bool hold = seg && (seg_only(c, &pc->seg, x) || pc->seg.reg[x]);
-                for (int w = 0; (pc->kind == PC_WALK || pc->kind == PC_FED) && w < pc->nwalk; w++)
+                for (int w = 0; pc->kind >= PC_WALK && w < pc->nwalk; w++)   /* (WALK, FED, CHUNK) */
                     for (int r = 0; r < pc->walk[w].nwin; r++)
                         hold |= pc->walk[w].win[r].drop && pc->walk[w].win[r].slot == x;
                 held[x] |= hold;
@@ -2664,7 +2758,8 @@ static void emit_fed(Cu *c, Buf *b, Piece *p, int depth) {
     seg_args(c, b, g, t.touched);
     walks_args(c, b, k, &wc);
     buf_add(b, "p->dom, p->edges, fpo_i0, fpo_j0, ");
-    walks_bound_args(b, k, nk, &wc);
+    SBox cols = unit_cols(k[0].u);
+    walks_bound_args(b, k, nk, &wc, fpo_dbound_text(cols.lo[1]), fpo_dbound_text(cols.hi[1]));
     ind(b, depth);
     buf_add(b, "}\n");
 }
@@ -2686,6 +2781,8 @@ static void emit_groups(Cu *c, Buf *b, Block *bl, int gno, int depth) {
                 emit_walks(c, b, pc->walk, pc->nwalk, depth);
             else if (pc->kind == PC_FED)
                 emit_fed(c, b, pc, depth);
+            else if (pc->kind == PC_CHUNK)
+                emit_chunked(c, b, &pc->seg, pc->walk, pc->nwalk, depth);
             else
                 emit_nest(c, b, &bl->u[G->first + pl[q].at], depth);
         }
@@ -2747,6 +2844,7 @@ void fpo_cuda_defaults(Build *bd) {
     bd->cuda_ldg = false;
     bd->cuda_walk_rows = 2;   /* (the chain 2 % faster than at 8 on an H200, docs/cuda.md) */
     bd->cuda_walk_blocks = 0;
+    bd->cuda_chunks = 1;
 }
 
 /* The state of emission for the variant of class `edges`, its arrays planned. */
@@ -2757,7 +2855,8 @@ static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
             .shared = bd->cuda_shared * 1024, .unroll = bd->cuda_unroll, .fed = bd->cuda_fed,
             .blocks = bd->cuda_blocks, .ahead = bd->cuda_ahead, .ring = bd->cuda_ring,
             .prefetch = bd->cuda_prefetch, .ldg = bd->cuda_ldg, .slack = bd->cuda_slack,
-            .walk_rows = bd->cuda_walk_rows, .walk_blocks = bd->cuda_walk_blocks};
+            .walk_rows = bd->cuda_walk_rows, .walk_blocks = bd->cuda_walk_blocks,
+            .chunks = bd->cuda_chunks};
     plan_arrays(&c);
     return c;
 }
@@ -2803,7 +2902,7 @@ char *fpo_cuda_summary(Ir *ir, const Build *bd) {
         Placed *pl = block_pieces(&c, &s->blocks[k], &np);
         for (int q = 0; q < np; q++) {
             Piece *pc = &pl[q].p;
-            bool walk = pc->kind == PC_WALK || pc->kind == PC_FED;
+            bool walk = pc->kind >= PC_WALK;   /* (WALK, FED, CHUNK) */
             kernels += walk, fed += pc->kind == PC_FED;
             for (int w = 0; walk && w < pc->nwalk; w++)
                 walks++, regs += pc->walk[w].nwin;

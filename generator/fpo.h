@@ -505,6 +505,8 @@ typedef struct Build {
     int cuda_walk_rows;         /* rows of 32 columns a CUDA column kernel's block walks (2) */
     int cuda_walk_blocks;       /* the blocks a multiprocessor a CUDA column kernel's registers
                                  * leave room for (0: as the compiler chooses) */
+    int cuda_chunks;            /* a CUDA segment and the walks after it in chunks of tile rows,
+                                 * each chunk's walks beside the next chunk's segment (1: none) */
     char **backends;
     int nbackends;
     char **frontdoors;          /* languages besides C the program is called from: "fortran",

@@ -105,6 +105,7 @@ int fpo_generate_memory(const char *path, const char *text, size_t len, Output *
             d.cuda_walk_blocks = (int)((h >> 31) % 4) * 8;   /* (0: none) */
             if (d.cuda_walk_blocks * 32 * d.cuda_walk_rows > FPO_CUDA_SM_THREADS)
                 d.cuda_walk_blocks = FPO_CUDA_SM_THREADS / (32 * d.cuda_walk_rows);
+            d.cuda_chunks = (int[]){1, 2, 3, 16}[(h >> 33) % 4];
             fpo_emit_cuda(ir, &d, o, &nc);
         }
     }

@@ -86,6 +86,9 @@ static const struct CudaOption {
     {"walk-blocks", "N", CU_COUNT, 1, 32, 1, offsetof(Build, cuda_walk_blocks),
      "a CUDA column walk kernel's registers held to what N blocks a\n"
      "multiprocessor leave (__launch_bounds__; default: none)"},
+    {"chunks", "N", CU_COUNT, 1, 16, 1, offsetof(Build, cuda_chunks),
+     "a CUDA segment and the column walks after it in N chunks of tile\n"
+     "rows, each chunk's walks beside the next chunk's segment (default 1)"},
 };
 enum { NCUDA = sizeof cuda_options / sizeof cuda_options[0] };
 

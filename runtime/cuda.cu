@@ -40,6 +40,10 @@ struct fpo_cuda {
                                 * first call) */
     int64_t *key;              /* bind's key of the fields (made at the first bind, kept) */
     size_t nkey;               /* its entries */
+    cudaStream_t side;         /* fpo_cuda_fork's second stream (made at open; NULL: none) */
+    cudaEvent_t forked, joined;   /* ... and its events */
+    int on_side;               /* launches go to the second stream */
+    int side_used;             /* it took launches since the last join */
 };
 
 /* Destroy the graphs of a binding. */
@@ -55,6 +59,24 @@ static void forget(fpo_graphs *g) {
         g->failed[s] = 0;
     }
     g->keyed = 0;
+}
+
+/* fpo_cuda_fork's second stream and events, made at open (not inside a run's capture); where
+ * they cannot be made, none: the launches stay on the program's stream. */
+static void make_side(fpo_cuda *c) {
+    cudaStream_t s = NULL;
+    cudaEvent_t f = NULL, j = NULL;
+    if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess ||
+        cudaEventCreateWithFlags(&f, cudaEventDisableTiming) != cudaSuccess ||
+        cudaEventCreateWithFlags(&j, cudaEventDisableTiming) != cudaSuccess) {
+        if (s)
+            cudaStreamDestroy(s);
+        if (f)
+            cudaEventDestroy(f);
+        cudaGetLastError();
+        return;
+    }
+    c->side = s, c->forked = f, c->joined = j;
 }
 
 extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared,
@@ -87,6 +109,7 @@ extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int sha
     if (!c)
         return fpo_fail(err, FPO_ENOMEM, "%s_open: out of memory", program);
     c->dev = dev;
+    make_side(c);
     if (stream) {   /* the caller's: its runs are ordered with the caller's work on it */
         c->stream = (cudaStream_t)stream;
         *out = c;
@@ -97,6 +120,11 @@ extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int sha
     c->own = 1;
     e = cudaStreamCreate(&c->stream);
     if (e != cudaSuccess) {
+        if (c->side) {
+            cudaStreamDestroy(c->side);
+            cudaEventDestroy(c->forked);
+            cudaEventDestroy(c->joined);
+        }
         free(c);
         return fpo_fail(err, FPO_EMISMATCH, "%s_open: cudaStreamCreate: %s", program,
                         cudaGetErrorString(e));
@@ -123,6 +151,12 @@ extern "C" void fpo_cuda_close(fpo_cuda *c) {
     cudaFree(c->found);
     if (c->after)
         cudaEventDestroy(c->after);
+    if (c->side) {
+        cudaStreamSynchronize(c->side);
+        cudaStreamDestroy(c->side);
+        cudaEventDestroy(c->forked);
+        cudaEventDestroy(c->joined);
+    }
     if (c->own)
         cudaStreamDestroy(c->stream);
     fpo_cuda_leave(c, entered);
@@ -242,6 +276,37 @@ extern "C" fpo_status fpo_cuda_check_field(const fpo_cuda *c, const fpo_field *f
 }
 
 extern "C" void *fpo_cuda_stream(const fpo_cuda *c) { return (void *)c->stream; }
+
+extern "C" void *fpo_cuda_launch_stream(const fpo_cuda *c) {
+    return (void *)(c->on_side ? c->side : c->stream);
+}
+
+extern "C" void fpo_cuda_fork(fpo_cuda *c) {
+    if (!c->side)
+        return;
+    /* (an event recorded again is waited for as recorded last: one serves every fork; in a
+     * capture, the second stream joins it here) */
+    if (cudaEventRecord(c->forked, c->stream) != cudaSuccess ||
+        cudaStreamWaitEvent(c->side, c->forked, 0) != cudaSuccess) {
+        if (c->first == cudaSuccess)
+            c->first = cudaGetLastError(), c->what = "the fork to the program's second stream";
+        return;
+    }
+    c->on_side = 1, c->side_used = 1;
+}
+
+extern "C" void fpo_cuda_back(fpo_cuda *c) { c->on_side = 0; }
+
+extern "C" void fpo_cuda_join(fpo_cuda *c) {
+    c->on_side = 0;
+    if (!c->side_used)
+        return;
+    c->side_used = 0;
+    if ((cudaEventRecord(c->joined, c->side) != cudaSuccess ||
+         cudaStreamWaitEvent(c->stream, c->joined, 0) != cudaSuccess) &&
+        c->first == cudaSuccess)
+        c->first = cudaGetLastError(), c->what = "the join of the program's second stream";
+}
 
 extern "C" fpo_status fpo_cuda_after(fpo_cuda *c, void *stream, const char *program,
                                       fpo_error *err) {

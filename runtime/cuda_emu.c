@@ -57,6 +57,15 @@ void *fpo_cuda_stream(const fpo_cuda *c) {
     return NULL;
 }
 
+/* (one stream: a chunk's walks run after its segment, before the next chunk's) */
+void fpo_cuda_fork(fpo_cuda *c) { (void)c; }
+void fpo_cuda_back(fpo_cuda *c) { (void)c; }
+void fpo_cuda_join(fpo_cuda *c) { (void)c; }
+void *fpo_cuda_launch_stream(const fpo_cuda *c) {
+    (void)c;
+    return NULL;
+}
+
 int fpo_cuda_enter(const fpo_cuda *c) {
     (void)c;
     return 0;

@@ -42,6 +42,16 @@ fpo_status fpo_cuda_check_field(const fpo_cuda *c, const fpo_field *f, const cha
 
 /* The stream a program's kernels run on (a cudaStream_t; NULL in the emulated build). */
 void *fpo_cuda_stream(const fpo_cuda *c);
+/* A run's walks beside its segments (fpo-gen --cuda-chunks): fpo_cuda_fork sends the launches
+ * after it to the program's second stream, after all the program's stream holds so far;
+ * fpo_cuda_back sends them to the program's stream again; fpo_cuda_join makes the program's
+ * stream wait for all the second stream holds. Kernels are launched on fpo_cuda_launch_stream.
+ * Where the second stream cannot be made, every launch stays on the program's stream (the
+ * same results, one after another). */
+void fpo_cuda_fork(fpo_cuda *c);
+void fpo_cuda_back(fpo_cuda *c);
+void fpo_cuda_join(fpo_cuda *c);
+void *fpo_cuda_launch_stream(const fpo_cuda *c);
 /* Queue the program's next runs after the work queued on `stream` (a cudaStream_t of the
  * program's device) so far: its stream waits for an event recorded there; the host does not
  * wait. Nothing where `stream` is the program's own stream, and in the emulated build. */

@@ -147,6 +147,22 @@ if(NOT walk8 EQUAL 1 OR NOT walk2 EQUAL 1 OR NOT w2tiles EQUAL 1 OR NOT w2bounds
                       "${w2tiles}; held to 18 blocks of 64 threads ${w2bounds} times, to any "
                       "by default ${w8bounds}; expected 1, 1, 1, 1, 0")
 endif()
+# --cuda-chunks 3: the segment's tile rows in up to 3 chunks, each chunk's walks forked to the
+# program's second stream (once), joined after the loop (once); none by default
+gen(chain_c3 --cuda-chunks 3 "${SRC}/tests/bench/chain.fpo")
+file(READ "${DIR}/chain_c3/chain_step.interior.cu" chain_c3)
+count("${chain_c3}" "fpo_cuda_fork[(]fpo__cu[)];" forks)
+count("${chain_c3}" "fpo_cuda_join[(]fpo__cu[)];" joins)
+count("${chain_c3}" "fpo_nr < 3 [?]" nchunks)
+count("${chain_a8}" "fpo_cuda_fork|fpo_cuda_join" forks0)
+count("${chain_c3}" "FPO_LAUNCH[(]fpo__cu, [^;]*fpo_walk1" walklaunch)
+if(NOT forks EQUAL 1 OR NOT joins EQUAL 1 OR NOT nchunks EQUAL 1 OR NOT forks0 EQUAL 0
+   OR NOT walklaunch EQUAL 2)
+  message(FATAL_ERROR "chain --cuda-chunks 3: ${forks} forks, ${joins} joins, ${nchunks} "
+                      "chunk counts, ${walklaunch} walk launches (in the chunks' loop, and over "
+                      "all columns where no tile is); ${forks0} forks or joins by default; "
+                      "expected 1, 1, 1, 2, 0")
+endif()
 if(NOT ahead8 EQUAL 2 OR NOT ahead16 EQUAL 2 OR regs16 LESS 3 OR NOT ahead0 EQUAL 0)
   message(FATAL_ERROR "chain: walks reading ahead 8 levels ${ahead8}, 16 with --cuda-ahead 16 "
                       "${ahead16} (the 16th registers set ${regs16} times), ${ahead0} mentions "
