@@ -2179,7 +2179,21 @@ static void seg_read_only(Cu *c, Seg *g) {
     }
 }
 
-/* The segment's kernel (appended to c->kernels) and its launch (to b). */
+/* PC_CHUNK's walks' launch (`walks`) over all their columns, in a block opened by `open`
+ * (`why`: the comment's start). */
+static void walks_whole(Buf *b, const Buf *walks, const char *open, const char *why, int depth) {
+    ind(b, depth);
+    buf_printf(b, "%s   /* %sthe walks over all their columns */\n", open, why);
+    ind(b, depth + 1);
+    buf_add(b, "const int64_t fpo_cj0 = INT64_MIN, fpo_cj1 = INT64_MAX;\n");
+    add_indented(b, walks->s, walks->len, depth + 1);
+    ind(b, depth);
+    buf_add(b, "}\n");
+}
+
+/* The segment's kernel (appended to c->kernels) and its launch (to b); with c->chunk_walks
+ * (PC_CHUNK), the launch in chunks of its tile rows, each followed by those walks' launch
+ * over the chunk's columns on the program's second stream. */
 static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
     const char *name = fpo_fmt("fpo_seg%d", ++c->nseg);
     if (c->ldg)
@@ -2235,15 +2249,8 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         buf_printf(b, "/* %s (%d nests from stencil %s, %s:%d): nothing in this variant */\n",
                    name, g->n, g->u[0].st->name, fpo_loc_path(g->u[0].stage->loc),
                    g->u[0].stage->loc.line);
-        if (walks) {   /* (the walks after it over all their columns) */
-            ind(b, depth);
-            buf_add(b, "{\n");
-            ind(b, depth + 1);
-            buf_add(b, "const int64_t fpo_cj0 = INT64_MIN, fpo_cj1 = INT64_MAX;\n");
-            add_indented(b, walks->s, walks->len, depth + 1);
-            ind(b, depth);
-            buf_add(b, "}\n");
-        }
+        if (walks)
+            walks_whole(b, walks, "{", "", depth);
         return;
     }
     buf_addn(&c->kernels, kernel.s, kernel.len);
@@ -2262,13 +2269,7 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         ind(b, d);
         buf_printf(b, "const int fpo_nc = fpo_nr < %d ? (int)fpo_nr : %d;   /* chunks: at most one "
                       "a tile row */\n", c->chunks, c->chunks);
-        ind(b, d);
-        buf_add(b, "if (fpo_nc == 0) {   /* (no tile: the walks over all their columns) */\n");
-        ind(b, d + 1);
-        buf_add(b, "const int64_t fpo_cj0 = INT64_MIN, fpo_cj1 = INT64_MAX;\n");
-        add_indented(b, walks->s, walks->len, d + 1);
-        ind(b, d);
-        buf_add(b, "}\n");
+        walks_whole(b, walks, "if (fpo_nc == 0) {", "no tile: ", d);
         ind(b, d);
         buf_add(b, "for (int fpo_ch = 0; fpo_ch < fpo_nc; fpo_ch++) {   /* a chunk's tile rows, "
                    "then its columns' walks on the program's second stream, beside the next "
