@@ -70,8 +70,6 @@ typedef struct Cu {
                         * (--cuda-walk-blocks; 0: as the compiler chooses) */
     int chunks;        /* a segment and the walks after it in chunks of tile rows, each chunk's
                         * walks beside the next chunk's segment (--cuda-chunks; 1: none) */
-    bool chunk_cols;   /* emit_walks: the launch's columns those of the chunk, [fpo_cj0, fpo_cj1) */
-    Buf *chunk_walks;  /* emit_segment: the walks' launch, run in its chunks' loop (PC_CHUNK) */
     bool stretches;    /* a run with exchanges or callbacks: its blocks' kernels as graphs */
     int nstretch;      /* blocks made stretches */
     int nlaunch;       /* launches written to run's body */
@@ -1213,8 +1211,9 @@ static void walks_parts(Cu *c, Buf *kb, Walk *k, int q0, int nk, WalksCode *t, i
 }
 
 /* The kernel of walks k[0 .. nk) of one call (appended to c->kernels), a thread walking its
- * column through each in turn, and its launch (to b). */
-static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, int depth) {
+ * column through each in turn, and its launch (to b; `chunked`, PC_CHUNK: over the columns of
+ * a chunk, [fpo_cj0, fpo_cj1), emit_segment). */
+static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, bool chunked, int depth) {
     Unit *u = k[0].u;
     Decl *s = u->st;
     const char *name = fpo_fmt("fpo_walk%d", ++c->nwalk);
@@ -1243,7 +1242,7 @@ static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, int depth) {
     SBox x = unit_cols(u);
     const char *ib = fpo_dbound_text(x.lo[0]), *ie = fpo_dbound_text(x.hi[0]);
     const char *jb = fpo_dbound_text(x.lo[1]), *je = fpo_dbound_text(x.hi[1]);
-    if (c->chunk_cols)   /* (PC_CHUNK: the columns of the chunk's tile rows) */
+    if (chunked)
         jb = fpo_fmt("((%s) > fpo_cj0 ? (%s) : fpo_cj0)", jb, jb),
         je = fpo_fmt("((%s) < fpo_cj1 ? (%s) : fpo_cj1)", je, je);
     ind(b, depth);
@@ -2191,10 +2190,11 @@ static void walks_whole(Buf *b, const Buf *walks, const char *open, const char *
     buf_add(b, "}\n");
 }
 
-/* The segment's kernel (appended to c->kernels) and its launch (to b); with c->chunk_walks
- * (PC_CHUNK), the launch in chunks of its tile rows, each followed by those walks' launch
- * over the chunk's columns on the program's second stream. */
-static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
+/* The segment's kernel (appended to c->kernels) and its launch (to b); with `walks` (PC_CHUNK:
+ * the launch of the walks after it, emit_walks' chunked one), the launch in chunks of its tile
+ * rows, each followed by the walks' launch over the chunk's columns on the program's second
+ * stream. */
+static void emit_segment(Cu *c, Buf *b, Seg *g, const Buf *walks, int depth) {
     const char *name = fpo_fmt("fpo_seg%d", ++c->nseg);
     if (c->ldg)
         seg_read_only(c, g);
@@ -2243,7 +2243,6 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
         buf_addn(k, t.phases.s, t.phases.len);
     }
     buf_add(k, "}\n");
-    Buf *walks = c->chunk_walks;   /* PC_CHUNK: the walks' launch (unindented) */
     if (!t.any) {   /* the variant left none of its nests a statement: no kernel, no launch */
         ind(b, depth);
         buf_printf(b, "/* %s (%d nests from stencil %s, %s:%d): nothing in this variant */\n",
@@ -2312,12 +2311,8 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, int depth) {
  * made first and its launch run in the segment's loop over its chunks (emit_segment). */
 static void emit_chunked(Cu *c, Buf *b, Seg *g, Walk *k, int nk, int depth) {
     Buf walks = {0};
-    c->chunk_cols = true;
-    emit_walks(c, &walks, k, nk, 0);
-    c->chunk_cols = false;
-    c->chunk_walks = &walks;
-    emit_segment(c, b, g, depth);
-    c->chunk_walks = NULL;
+    emit_walks(c, &walks, k, nk, true, 0);
+    emit_segment(c, b, g, &walks, depth);
 }
 
 /* The most walks one kernel runs in turn. */
@@ -2349,15 +2344,12 @@ static bool plan_walks(Cu *c, FGroup *G, Unit *g0, Unit *u, int left, Piece *p, 
     return true;
 }
 
-/* Whether the walks of units [v, v + n) meet the segment of p (its n nests before them) as
- * one kernel, the segment computing each level the first walk walks just before the walk
- * does (emit_fed): no nest of the segment touches a slot the walks write, so the segment's
- * levels computed later give what they gave before; the walks read what the segment writes
- * only in the first walk's intervals, at their own point and level, inside the box of that
- * value's first writer (which has no region: it runs in every variant); and the first walk's
- * intervals follow each other over the segment's levels, so it walks each of them once. */
-static bool fed_meets(Piece *p, Unit *v, int n, Walk *k0) {
-    Seg *g = &p->seg;   /* (p's walks: v ..) */
+/* Whether the walks of units [v, v + n) (the first, k0) need of segment g only its values at
+ * their own columns: no nest of g touches a slot the walks write, and the walks read what g
+ * writes at their own column, inside the box of that value's first writer (which has no
+ * region: it runs in every variant), from memory (g keeps no such value in registers only).
+ * `fed`: besides, only k0's intervals read it, at their own level. */
+static bool walks_own_columns(Seg *g, Unit *v, int n, Walk *k0, bool fed) {
     SBox cols = unit_cols(k0->u);
     for (int e = 0; e < n; e++) {
         Unit *U = &v[e];
@@ -2371,18 +2363,30 @@ static bool fed_meets(Piece *p, Unit *v, int n, Walk *k0) {
                 return false;
             if (w0 < 0)
                 continue;
-            if (U < k0->u || U >= k0->u + k0->n || A->write || !A->kconst || A->ij_only ||
-                g->reg[x] || fpo_c_has_region(g->u[w0].st))
+            if (A->write || g->reg[x] || fpo_c_has_region(g->u[w0].st) ||
+                (fed && (U < k0->u || U >= k0->u + k0->n || !A->kconst || A->ij_only ||
+                         A->lo[2] || A->hi[2])))
                 return false;
-            for (int d = 0; d < 3; d++)
-                if (A->lo[d] || A->hi[d])
-                    return false;
             for (int d = 0; d < 2; d++)
-                if (!fpo_dbound_inside(cols.lo[d], cols.hi[d], g->u[w0].box.lo[d],
+                if (A->lo[d] || A->hi[d] ||
+                    !fpo_dbound_inside(cols.lo[d], cols.hi[d], g->u[w0].box.lo[d],
                                        g->u[w0].box.hi[d]))
                     return false;
         }
     }
+    return true;
+}
+
+/* Whether the walks of units [v, v + n) meet the segment of p (its n nests before them) as
+ * one kernel, the segment computing each level the first walk walks just before the walk
+ * does (emit_fed): they need of it only its values at their own column and level
+ * (walks_own_columns), so the segment's levels computed later give what they gave before;
+ * and the first walk's intervals follow each other over the segment's levels, so it walks
+ * each of them once. */
+static bool fed_meets(Piece *p, Unit *v, int n, Walk *k0) {
+    Seg *g = &p->seg;   /* (p's walks: v ..) */
+    if (!walks_own_columns(g, v, n, k0, true))
+        return false;
     bool fwd = walk_forward(k0->u);
     DBound lo = g->u[0].box.lo[2], hi = g->u[0].box.hi[2];
     for (int m = 0; m < k0->n; m++) {
@@ -2419,19 +2423,18 @@ static void plan_fed(Cu *c, Unit *u, int n, FGroup *G1, Unit *v, Piece *p) {
  * group G1 after it (their first nest v) as PC_CHUNK: the segment's tile rows in --cuda-chunks
  * chunks, each chunk's walks launched on a second stream after its tiles, beside the next
  * chunk's (emit_segment). Uninstrumented builds (their checks run after each stencil's
- * kernels, on one stream), where the walks meet the segment as a fed kernel's would
- * (fed_meets): no nest of the segment touches what the walks write, and the walks read what
- * it writes at their own column only, inside its writer's box; so a column's walk needs the
- * tiles of its own chunk only, and runs the same whatever the other chunks' tiles do. */
+ * kernels, on one stream), where the walks need of the segment only its values at their own
+ * columns (walks_own_columns): a column's walk needs the tiles of its own chunk only (all
+ * their levels), and runs the same whatever the other chunks' tiles do. */
 static void plan_chunked(Cu *c, Unit *u, int n, FGroup *G1, Unit *v, Piece *p) {
     Sched *s = c->s;
     Piece w;
     if (c->chunks < 2 || p->kind != PC_SEG || !s->fused || fpo_instrumented(&s->ins) ||
         s->ins.cuda_check || v != u + n || !plan_walks(c, G1, v, v, G1->count, &w, false))
         return;
-    w.seg = p->seg;
-    if (!fed_meets(&w, v, w.n, &w.walk[0]))
+    if (!walks_own_columns(&p->seg, v, w.n, &w.walk[0], false))
         return;
+    w.seg = p->seg;
     w.kind = PC_CHUNK, w.n += n;
     *p = w;
 }
@@ -2777,9 +2780,9 @@ static void emit_groups(Cu *c, Buf *b, Block *bl, int gno, int depth) {
         for (; q < np && pl[q].g == gi; q++) {
             Piece *pc = &pl[q].p;
             if (pc->kind == PC_SEG)
-                emit_segment(c, b, &pc->seg, depth);
+                emit_segment(c, b, &pc->seg, NULL, depth);
             else if (pc->kind == PC_WALK)
-                emit_walks(c, b, pc->walk, pc->nwalk, depth);
+                emit_walks(c, b, pc->walk, pc->nwalk, false, depth);
             else if (pc->kind == PC_FED)
                 emit_fed(c, b, pc, depth);
             else if (pc->kind == PC_CHUNK)

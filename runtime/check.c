@@ -131,9 +131,10 @@ static uintptr_t row_start(const Rows *r) {
  * rows merged in address order (an interleaved layout, say rows of one field between those
  * of another, shares none); where that would take more than 2^22 rows, taken as shared. */
 static int rows_meet(const fpo_field *a, const fpo_field *b) {
+    const int64_t most = (int64_t)1 << 22;
     Rows x = rows_of(a), y = rows_of(b);
-    if (x.n1 * x.n2 + y.n1 * y.n2 > (int64_t)1 << 22)
-        return 1;
+    if (x.n1 > most / x.n2 || y.n1 > most / y.n2 || x.n1 * x.n2 + y.n1 * y.n2 > most)
+        return 1;   /* (the products tested before they are made: extents are the caller's) */
     while (x.k < x.n2 && y.k < y.n2) {
         uintptr_t xs = row_start(&x), ys = row_start(&y), xe = xs + x.len, ye = ys + y.len;
         if (xs < ye && ys < xe)
@@ -148,12 +149,12 @@ static int rows_meet(const fpo_field *a, const fpo_field *b) {
 fpo_status fpo_fields_apart(const fpo_field *const *f, const char *const *names,
                             const unsigned char *writes, int n, const char *program,
                             fpo_error *err) {
-    for (int a = 0; a < n; a++)
+    for (int a = 0; a < n; a++) {
+        uintptr_t alo, ahi, blo, bhi;
+        field_bytes(f[a], &alo, &ahi);
         for (int b = 0; b < a; b++) {
             if (!writes[a] && !writes[b])
                 continue;
-            uintptr_t alo, ahi, blo, bhi;
-            field_bytes(f[a], &alo, &ahi);
             field_bytes(f[b], &blo, &bhi);
             if (alo < ahi && blo < bhi && alo < bhi && blo < ahi && rows_meet(f[a], f[b]))
                 return fpo_fail(err, FPO_EINVAL,
@@ -161,6 +162,7 @@ fpo_status fpo_fields_apart(const fpo_field *const *f, const char *const *names,
                                 "'%s': give a field it writes an array of its own",
                                 program, names[b], names[a], names[writes[b] ? b : a]);
         }
+    }
     return FPO_OK;
 }
 

@@ -79,6 +79,15 @@ static void make_side(fpo_cuda *c) {
     c->side = s, c->forked = f, c->joined = j;
 }
 
+static void drop_side(fpo_cuda *c) {
+    if (!c->side)
+        return;
+    cudaStreamSynchronize(c->side);
+    cudaStreamDestroy(c->side);
+    cudaEventDestroy(c->forked);
+    cudaEventDestroy(c->joined);
+}
+
 extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared,
                                      void *stream, fpo_error *err) {
     *out = NULL;
@@ -120,11 +129,7 @@ extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int sha
     c->own = 1;
     e = cudaStreamCreate(&c->stream);
     if (e != cudaSuccess) {
-        if (c->side) {
-            cudaStreamDestroy(c->side);
-            cudaEventDestroy(c->forked);
-            cudaEventDestroy(c->joined);
-        }
+        drop_side(c);
         free(c);
         return fpo_fail(err, FPO_EMISMATCH, "%s_open: cudaStreamCreate: %s", program,
                         cudaGetErrorString(e));
@@ -151,12 +156,7 @@ extern "C" void fpo_cuda_close(fpo_cuda *c) {
     cudaFree(c->found);
     if (c->after)
         cudaEventDestroy(c->after);
-    if (c->side) {
-        cudaStreamSynchronize(c->side);
-        cudaStreamDestroy(c->side);
-        cudaEventDestroy(c->forked);
-        cudaEventDestroy(c->joined);
-    }
+    drop_side(c);
     if (c->own)
         cudaStreamDestroy(c->stream);
     fpo_cuda_leave(c, entered);
@@ -288,8 +288,7 @@ extern "C" void fpo_cuda_fork(fpo_cuda *c) {
      * capture, the second stream joins it here) */
     if (cudaEventRecord(c->forked, c->stream) != cudaSuccess ||
         cudaStreamWaitEvent(c->side, c->forked, 0) != cudaSuccess) {
-        if (c->first == cudaSuccess)
-            c->first = cudaGetLastError(), c->what = "the fork to the program's second stream";
+        fpo_cuda_launched(c, "the fork to the program's second stream");   /* (the error) */
         return;
     }
     c->on_side = 1, c->side_used = 1;
@@ -302,10 +301,9 @@ extern "C" void fpo_cuda_join(fpo_cuda *c) {
     if (!c->side_used)
         return;
     c->side_used = 0;
-    if ((cudaEventRecord(c->joined, c->side) != cudaSuccess ||
-         cudaStreamWaitEvent(c->stream, c->joined, 0) != cudaSuccess) &&
-        c->first == cudaSuccess)
-        c->first = cudaGetLastError(), c->what = "the join of the program's second stream";
+    if (cudaEventRecord(c->joined, c->side) != cudaSuccess ||
+        cudaStreamWaitEvent(c->stream, c->joined, 0) != cudaSuccess)
+        fpo_cuda_launched(c, "the join of the program's second stream");   /* (the error) */
 }
 
 extern "C" fpo_status fpo_cuda_after(fpo_cuda *c, void *stream, const char *program,
@@ -367,12 +365,13 @@ extern "C" void fpo_cuda_bind(fpo_cuda *c, const void *fields, size_t n) {
      * the struct */
     enum { M = 13 };   /* data, dtype, axes, space, lo[3], hi[3], stride[3] */
     size_t nf = n / sizeof(fpo_field);
-    if (nf && nf * sizeof(fpo_field) == n && nf * M > c->nkey) {   /* (one program: once) */
+    int whole = nf && nf * sizeof(fpo_field) == n;   /* (else the bytes compared as they are) */
+    if (whole && nf * M > c->nkey) {   /* (one program: once) */
         int64_t *grown = (int64_t *)realloc(c->key, nf * M * 8);
         if (grown)
             c->key = grown, c->nkey = nf * M;
     }
-    int64_t *key = nf && nf * sizeof(fpo_field) == n && nf * M <= c->nkey ? c->key : NULL;
+    int64_t *key = whole && nf * M <= c->nkey ? c->key : NULL;
     for (size_t x = 0; key && x < nf; x++) {
         const fpo_field *f = (const fpo_field *)fields + x;
         int64_t *k = key + M * x;

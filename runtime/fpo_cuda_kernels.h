@@ -166,7 +166,7 @@ template <typename T> struct fpo_ro_ {
     do {                                                                                      \
         if ((ntx) > 0 && (nty) > 0 && (nk) > 0) {                                             \
             FPO_LAUNCH_(kern, (unsigned)(ntx), (unsigned)(nty), (unsigned)(nk),               \
-                        FPO_TILE_BLOCK_(n), 1, fpo_cuda_launch_stream(c), args);                     \
+                        FPO_TILE_BLOCK_(n), 1, fpo_cuda_launch_stream(c), args);              \
             fpo_cuda_launched((c), (what));                                                   \
             FPO_AFTER_LAUNCH_((c), (what));                                                   \
         }                                                                                     \
@@ -176,7 +176,8 @@ template <typename T> struct fpo_ro_ {
     do {                                                                                      \
         if ((ntx) > 0 && (nty) > 0 && (nk) > 0) {                                             \
             FPO_LAUNCH_SHARED_((c), kern, (unsigned)(ntx), (unsigned)(nty), (unsigned)(nk),   \
-                               FPO_TILE_BLOCK_(n), 1, (bytes), fpo_cuda_launch_stream(c), args);     \
+                               FPO_TILE_BLOCK_(n), 1, (bytes), fpo_cuda_launch_stream(c),     \
+                               args);                                                         \
             fpo_cuda_launched((c), (what));                                                   \
             FPO_AFTER_LAUNCH_((c), (what));                                                   \
         }                                                                                     \
@@ -251,7 +252,7 @@ static inline __attribute__((unused)) int64_t fpo_tiles_slack_(int64_t lo, int64
         if ((ni) > 0 && (nj) > 0 && (nk) > 0) {                                               \
             FPO_LAUNCH_(kern, (unsigned)(((ni) + (bx) - 1) / (bx)),                            \
                         (unsigned)(((nj) + (by) - 1) / (by)), (unsigned)(nk), (bx), (by),     \
-                        fpo_cuda_launch_stream(c), args);                                            \
+                        fpo_cuda_launch_stream(c), args);                                     \
             fpo_cuda_launched((c), (what));                                                   \
             FPO_AFTER_LAUNCH_((c), (what));                                                   \
         }                                                                                     \

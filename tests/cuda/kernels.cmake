@@ -163,6 +163,20 @@ if(NOT forks EQUAL 1 OR NOT joins EQUAL 1 OR NOT nchunks EQUAL 1 OR NOT forks0 E
                       "all columns where no tile is); ${forks0} forks or joins by default; "
                       "expected 1, 1, 1, 2, 0")
 endif()
+# chunks.fpo: a walk that reads its segment's value at its own column is chunked, one that
+# reads it at the next column (which the next chunk's tiles may compute) is not
+gen(chunks_own --cuda-chunks 3 --program own "${SRC}/tests/cuda/chunks.fpo")
+gen(chunks_beside --cuda-chunks 3 --program beside "${SRC}/tests/cuda/chunks.fpo")
+file(READ "${DIR}/chunks_own/own.all.cu" chunks_own)
+file(READ "${DIR}/chunks_beside/beside.all.cu" chunks_beside)
+count("${chunks_own}" "fpo_cuda_fork[(]fpo__cu[)];" own_forks)
+count("${chunks_beside}" "fpo_cuda_fork[(]fpo__cu[)];" beside_forks)
+count("${chunks_beside}" "static __global__ void fpo_(seg|walk)1[(]" beside_kernels)
+if(NOT own_forks EQUAL 1 OR NOT beside_forks EQUAL 0 OR NOT beside_kernels EQUAL 2)
+  message(FATAL_ERROR "chunks.fpo --cuda-chunks 3: ${own_forks} forks where the walk reads its "
+                      "own column, ${beside_forks} where it reads the next (${beside_kernels} "
+                      "segment and walk kernels there); expected 1, 0, 2")
+endif()
 if(NOT ahead8 EQUAL 2 OR NOT ahead16 EQUAL 2 OR regs16 LESS 3 OR NOT ahead0 EQUAL 0)
   message(FATAL_ERROR "chain: walks reading ahead 8 levels ${ahead8}, 16 with --cuda-ahead 16 "
                       "${ahead16} (the 16th registers set ${regs16} times), ${ahead0} mentions "
