@@ -2,12 +2,14 @@
  * compute the same K range share one loop when every field both touch, and one writes, is
  * touched only at the current point (offset 0 on every axis), so each point sees what it
  * would unfused. Their I and J ranges may differ where their bounds count from the same base
- * (both from 0, or both from nx or ny) and the later nest reads what the loop writes: the loop
- * then runs the union of the points, every nest unguarded on the points all of them compute
- * and guarded by its own range elsewhere (emit_fused.c). Such a merge is taken only for a
- * value handed over at the point (which may then be a scalar, pass_shrink), so that it does
- * not take the place of a better one: the chain's diffuse, whose rows differ from the y
- * fluxes', stays with the update that reads it. */
+ * (both from 0, or both from nx or ny) and the later nest reads, or writes again, what the
+ * loop writes at the point: the loop then runs the union of the points, every nest unguarded
+ * on the points all of them compute and guarded by its own range elsewhere (emit_fused.c).
+ * Such a merge is taken only for a value handed over at the point (which may then be a
+ * scalar, pass_shrink) or overwritten there (the chain's edges_x and edges_y, whose regions
+ * set the fluxes at the tile's edges, join the fluxes' loop: no loop, and on the GPU no
+ * barrier, of their own), so that it does not take the place of a better one: the chain's
+ * diffuse, whose rows differ from the y fluxes', stays with the update that reads it. */
 #include "opt.h"
 
 /* The same K range, and I and J bounds of the same bases (so their union and intersection
@@ -60,11 +62,10 @@ static bool mergeable(Loop *L, Unit *v) {
     return same_bases(&L->first->box, &v->box) && !fpo_run_conflicts(&L->run, v);
 }
 
-/* Whether v reads, at its point, what a nest of the loop writes there. */
+/* Whether v reads, or writes again, at its point what a nest of the loop writes there. */
 static bool hands_over(Loop *L, Unit *v) {
     for (int i = 0; i < v->nacc; i++)
-        if ((L->run.seen[v->acc[i].slot] & NR_WRITTEN_OK) && !v->acc[i].write &&
-            pointwise(&v->acc[i]))
+        if ((L->run.seen[v->acc[i].slot] & NR_WRITTEN_OK) && pointwise(&v->acc[i]))
             return true;
     return false;
 }
