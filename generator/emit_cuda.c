@@ -1755,11 +1755,12 @@ static void unit_range(Buf *nb, Seg *g, int i, const char *sfx) {
 
 /* Nest i's part of a point: its statements at i and j (`point`, three levels in), the values
  * its item hands over in registers read and written there; and what they need set up before
- * (its scalar arguments and views, `setup`, two levels in). Whether the variant left it
+ * (its scalar arguments and views, `setup`, two levels in); `drop`: FPO_DROP_* where the
+ * tile holds no point of the edge regions they leave out. Whether the variant left it
  * anything to do: a nest with no statement here (its regions lie elsewhere) and that starts
  * no point from an array does not run (what it would write back, the nests before it wrote
  * back already). */
-static bool unit_point(Cu *c, Seg *g, int i, Buf *setup, Buf *point) {
+static bool unit_point(Cu *c, Seg *g, int i, Buf *setup, Buf *point, unsigned drop) {
     Sched *s = c->s;
     Unit *u = &g->u[i];
     Decl *st = u->st;
@@ -1777,7 +1778,7 @@ static bool unit_point(Cu *c, Seg *g, int i, Buf *setup, Buf *point) {
     }
     /* the first writer of a shared slot that needs its old value (reads_old) starts from the
      * array's value there */
-    bool runs = fpo_c_emits(c->ctx, body, FPO_ONE_AT_A_TIME | FPO_AT_LEVEL);
+    bool runs = fpo_c_emits(c->ctx, body, FPO_ONE_AT_A_TIME | FPO_AT_LEVEL | drop);
     for (int x = 0; x < s->nslots; x++)
         if (loads_first(g, i, x)) {
             buf_printf(point, "            fpo_sv%d[i + j * fpo_ssj%d] = fpo_g%d[i + j * "
@@ -1785,7 +1786,7 @@ static bool unit_point(Cu *c, Seg *g, int i, Buf *setup, Buf *point) {
                        x, x, x, x);
             runs = true;
         }
-    fpo_c_point(point, st, body, 3, c->ctx, FPO_ONE_AT_A_TIME | FPO_AT_LEVEL);
+    fpo_c_point(point, st, body, 3, c->ctx, FPO_ONE_AT_A_TIME | FPO_AT_LEVEL | drop);
     /* what it wrote to shared tiles, back to the arrays at the tile's own points */
     Buf back = {0};
     for (int x = 0; x < s->nslots; x++) {
@@ -1843,7 +1844,7 @@ static void emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs, bool own) {
                        (long long)m->lo[1], (long long)m->hi[1]);
     }
     buf_add(nb, " */\n");
-    Buf point = {0};
+    Buf point = {0}, inner = {0};   /* a point; one where no edge region holds */
     for (int x = 0; x < s->nslots; x++)   /* the registers its nests hand values over in */
         for (int n = i; n < e && g->reg[x]; n++)
             if (fpo_unit_acc(&g->u[n], x)) {
@@ -1851,6 +1852,7 @@ static void emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs, bool own) {
                            fpo_c_type(s->slots[x]->dt), g->reg[x]->name, g->reg[x]->name);
                 break;
             }
+    buf_addn(&inner, point.s ? point.s : "", point.len);
     if (e - i == 1) {
         unit_range(nb, g, i, "");
     } else {
@@ -1870,12 +1872,21 @@ static void emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs, bool own) {
     if (own)   /* (the same for every thread of the block) */
         buf_add(nb, "        fpo_own = fpo_ni == 64 && fpo_c == fpo_tj0;   /* a thread computes "
                     "the points of its column */\n");
+    const unsigned drop = FPO_DROP_WE | FPO_DROP_SN;
+    bool inside = false, gone = false;   /* a nest runs, a nest that runs does not, where no
+                                          * edge region holds */
     if (e - i == 1) {   /* its set-up before its loop */
-        runs[i] = unit_point(c, g, i, nb, &point);
+        Buf again = {0};
+        runs[i] = unit_point(c, g, i, nb, &point, 0);
+        inside = unit_point(c, g, i, &again, &inner, drop);
+        gone = runs[i] && !inside;
     } else {
         for (int n = i; n < e; n++) {
-            Buf setup = {0}, pt = {0};
-            runs[n] = unit_point(c, g, n, &setup, &pt);
+            Buf setup = {0}, pt = {0}, again = {0}, in = {0};
+            runs[n] = unit_point(c, g, n, &setup, &pt, 0);
+            bool here = unit_point(c, g, n, &again, &in, drop);
+            inside |= here;
+            gone |= runs[n] && !here;
             if (!runs[n])
                 continue;
             static const char *test[] = {"i >= fpo_a", "i < fpo_b", "j >= fpo_c", "j < fpo_d"};
@@ -1887,19 +1898,48 @@ static void emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs, bool own) {
                 if (!widest)
                     buf_printf(&guard, "%s%s%d", guard.len ? " && " : "", test[side], n);
             }
-            if (guard.len)
-                buf_printf(&point, "            if (%s) {   /* %s, at its points */\n", guard.s,
-                           g->u[n].st->name);
-            else
-                buf_printf(&point, "            {   /* %s */\n", g->u[n].st->name);
-            add_indented(&point, setup.s ? setup.s : "", setup.len, 2);
-            add_indented(&point, pt.s ? pt.s : "", pt.len, 1);
-            buf_add(&point, "            }\n");
+            for (int v = 0; v < 1 + here; v++) {
+                Buf *to = v ? &inner : &point, *body = v ? &in : &pt;
+                if (guard.len)
+                    buf_printf(to, "            if (%s) {   /* %s, at its points */\n", guard.s,
+                               g->u[n].st->name);
+                else
+                    buf_printf(to, "            {   /* %s */\n", g->u[n].st->name);
+                add_indented(to, setup.s ? setup.s : "", setup.len, 2);
+                add_indented(to, body->s ? body->s : "", body->len, 1);
+                buf_add(to, "            }\n");
+            }
         }
     }
-    if (item_runs(g, i, runs))
+    if (!item_runs(g, i, runs)) {
+        buf_add(nb, "    }\n");
+        return;
+    }
+    /* Where a nest is edge regions only (the chain's edges_x), a tile that holds no point of
+     * them (most, in a variant of edges) runs the item's points without it: no test of it a
+     * point. (Nests with other statements keep their tests: a loop without them, the kernel's
+     * other path, may take the kernel more registers than its tests cost: the transport
+     * step's xppm_mono 86 instead of 76, sm_90.) */
+    Buf rim = {0};   /* whether the tile's points hold an edge region's */
+    const char *sep = "", *const box[4] = {"fpo_a", "fpo_b", "fpo_c", "fpo_d"};
+    for (int n = i; n < e && gone; n++)
+        if (runs[n])
+            fpo_c_rim(&rim, c->ctx, regs_group(s, &g->u[n], g->reg), box, &sep);
+    if (!rim.len) {
         emit_points(c, nb, CU_TX + mlo + mhi, &point);
-    buf_add(nb, "    }\n");
+        buf_add(nb, "    }\n");
+        return;
+    }
+    Buf all = {0}, in = {0};
+    emit_points(c, &all, CU_TX + mlo + mhi, &point);
+    buf_printf(nb, "        if (%s) {   /* the tile holds points of edge regions */\n", rim.s);
+    add_indented(nb, all.s, all.len, 1);
+    buf_add(nb, "        } else {   /* none */\n");
+    if (inside) {
+        emit_points(c, &in, CU_TX + mlo + mhi, &inner);
+        add_indented(nb, in.s, in.len, 1);
+    }
+    buf_add(nb, "        }\n    }\n");
 }
 
 /* The item after whose points, in the same phase, a fed kernel's walk can run at each

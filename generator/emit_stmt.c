@@ -822,6 +822,51 @@ bool fpo_c_emits(const void *ctx, Node *body, unsigned where) {
     return false;
 }
 
+/* The test of whether box [box[0], box[1]) x [box[2], box[3]) (generated expressions) holds a
+ * point of a region of `n` (any depth) that FPO_DROP_WE | FPO_DROP_SN leave out and e's class
+ * holds: for each, on each axis it is anchored at an edge, the box meets its range there, and
+ * the rank touches that edge where the class does not fix it; " || " between them. */
+static void rim_tests(Emit *e, Node *n, const char *const box[4], const char **sep) {
+    for (; n; n = n->next) {
+        if (n->kind == ND_REGION && fpo_c_held(e, n) &&
+            (region_edge(&n->reg[0], 0) || region_edge(&n->reg[1], 1))) {
+            buf_printf(e->b, "%s(", *sep);
+            const char *and = "";
+            for (int ax = 0; ax < 2; ax++) {
+                RegionAxis *r = &n->reg[ax];
+                unsigned need = region_edge(r, ax);
+                if (!need)
+                    continue;
+                const char *t = ax ? "fpo_tj" : "fpo_ti", *last = ax ? "fpo_tnj" : "fpo_tni";
+                if (!(e->known & need))
+                    buf_printf(e->b, "%s(fpo_edges & %uu)", and, need), and = " && ";
+                for (int s = 0; s < 2; s++) {   /* lo < the box's end, hi > its start */
+                    buf_printf(e->b, "%s%s + %s %s ", and, box[2 * ax + !s], t, s ? "<" : ">");
+                    and = " && ";
+                    int64_t off = s ? r->hi : r->lo;
+                    if (r->lo_base == RB_START)
+                        buf_printf(e->b, "%lld", (long long)off);
+                    else
+                        fpo_c_offset(e->b, fpo_fmt("%s - 1", last), off);
+                }
+            }
+            buf_add(e->b, ")");
+            *sep = " || ";
+        }
+        rim_tests(e, n->then, box, sep);
+        rim_tests(e, n->els, box, sep);
+        rim_tests(e, n->body, box, sep);
+    }
+}
+
+bool fpo_c_rim(Buf *b, const void *ctx, Node *body, const char *const box[4], const char **sep) {
+    Emit e = *(const Emit *)ctx;
+    e.b = b;
+    const char *was = *sep;
+    rim_tests(&e, body, box, sep);
+    return *sep != was;
+}
+
 /* ---- I loops split at tile-edge regions ---- */
 
 /* Add to the bounds of the middle part the regions of `n` anchored at a west or east edge

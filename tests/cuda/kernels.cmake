@@ -8,9 +8,11 @@
 # - phases: the chain's segment waits at 1 barrier a level in the interior variant (courant
 #   and the fluxes, one loop; then diffuse and update, one loop, reading the fluxes at
 #   offsets) and in `all` (edges_x and edges_y, which overwrite the fluxes at their points,
-#   in the fluxes' loop); inside the walk, 1 more
-#   (before the walk's step at the level), none before the next level's nests: they write the
-#   other of each shared tile's two (fx, fy, qn; `(k & 1)`), FPO_TILES_SWAP_ says so.
+#   in the fluxes' loop, run only by tiles that hold points of their regions: the loop a
+#   second time without them, for the others; none in the interior variant); inside the
+#   walk, 1 more (before the walk's step at the level), none before the next level's nests:
+#   they write the other of each shared tile's two (fx, fy, qn; `(k & 1)`), FPO_TILES_SWAP_
+#   says so.
 # - empty nests: the unfused chain launches 11 kernels a run in the interior variant, where
 #   edges_x and edges_y have no statement, and 13 in `all`.
 # - walks: the chain's tridiagonal solve (FORWARD, then BACKWARD with the clip inside) is one
@@ -74,10 +76,13 @@ file(READ "${DIR}/chain/chain_step.all.cu" chain_all)
 count("${chain_all}" "__syncthreads\\(\\);" all)
 count("${chain}" "FPO_TILES_SWAP_\\(\\);" swaps)
 count("${chain}" "fpo_sh[0-9]+ \\+ \\(k & 1\\)" parity)
-if(NOT interior EQUAL 2 OR NOT all EQUAL 2 OR NOT swaps EQUAL 1 OR NOT parity EQUAL 3)
+count("${chain}" "the tile holds points of edge regions" rim)
+count("${chain_all}" "the tile holds points of edge regions" rim_all)
+if(NOT interior EQUAL 2 OR NOT all EQUAL 2 OR NOT swaps EQUAL 1 OR NOT parity EQUAL 3 OR
+   NOT rim EQUAL 0 OR NOT rim_all EQUAL 1)
   message(FATAL_ERROR "chain: ${interior} barriers in the interior variant, ${all} in all, "
-                      "${swaps} tile swaps, ${parity} tiles of a level's parity; expected 2, 2, "
-                      "1 and 3")
+                      "${swaps} tile swaps, ${parity} tiles of a level's parity, ${rim} and "
+                      "${rim_all} loops of edge regions; expected 2, 2, 1, 3, 0 and 1")
 endif()
 # merged loops: the values courant and diffuse hand over at the point live in registers
 count("${chain}" "double fpo_r[0-9]+_(cx|cy|qd) = 0;" regs)
