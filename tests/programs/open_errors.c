@@ -168,6 +168,24 @@ int main(void) {
         bad += expect(far ? "qsrc past 2^31 from the origin" : "qsrc within 2^31 of the origin",
                       &f, &dom, far ? FPO_EINVAL : FPO_OK, far ? "32-bit offsets" : NULL);
     }
+    /* Rows taking turns again, in that reservation, the fields 2^17 and 2^18 levels deep (13
+     * rows a level each): open merges their 3,407,872 rows, and takes the 6,815,744 of the
+     * deeper ones, past its 2^22, as sharing memory without merging them. */
+    for (int64_t levels = (int64_t)1 << 17; levels <= (int64_t)1 << 18; levels *= 2) {
+        f = good_fields(&a);
+        int64_t row = f.qsrc.hi[0] - f.qsrc.lo[0], rows = f.qsrc.hi[1] - f.qsrc.lo[1];
+        f.dst = f.qsrc;   /* (the same extents) */
+        f.dst.data = far_space, f.qsrc.data = (double *)far_space + row;
+        f.dst.stride[1] = f.qsrc.stride[1] = 2 * row;
+        f.dst.stride[2] = f.qsrc.stride[2] = 2 * row * rows;
+        f.dst.lo[2] = f.qsrc.lo[2] = 0;
+        f.dst.hi[2] = f.qsrc.hi[2] = levels;
+        int deep = levels > (int64_t)1 << 17;
+        bad += expect(deep ? "dst and qsrc taking turns, 2^18 levels" :
+                             "dst and qsrc taking turns, 2^17 levels",
+                      &f, &dom, deep ? FPO_EINVAL : FPO_OK,
+                      deep ? "'qsrc' and 'dst' share memory" : NULL);
+    }
 
     if (bad) {
         fprintf(stderr, "open_errors: %d cases failed\n", bad);
