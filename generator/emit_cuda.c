@@ -2908,7 +2908,8 @@ static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
 /* The tables open reads (templates/program.c.in): per temporary, in slot order, whether the
  * device pool holds an array of it (one more entry ends it); the widest row of a shared tile,
  * whose offsets (i + j * row, 32-bit, absolute i and j) open checks as a field's; the most
- * dynamic shared memory a block asks for, which open checks the device has. */
+ * dynamic shared memory a block asks for, which open checks the device has; the streams a
+ * run may launch on (2 where the build asks for chunks: open makes the second). */
 static void arrays_table(Buf *b, Ir *ir, Cu *c) {
     Sched *s = c->s;
     buf_printf(b, "\n/* The widest row of a segment's shared tile, elements (0: no shared tile). */\n"
@@ -2920,6 +2921,11 @@ static void arrays_table(Buf *b, Ir *ir, Cu *c) {
                   "#ifdef __cplusplus\nextern \"C\"\n#endif\n"
                   "const int %s__cuda_shared_ = %d;\n",
                ir->name, c->dyn_shared);
+    buf_printf(b, "\n/* The streams a run may launch on (2: a segment's walks beside its next chunk's "
+                  "tiles,\n * --cuda-chunks); open makes the second. */\n"
+                  "#ifdef __cplusplus\nextern \"C\"\n#endif\n"
+                  "const int %s__cuda_streams_ = %d;\n",
+               ir->name, c->chunks > 1 ? 2 : 1);
     buf_printf(b, "\n/* The temporaries with an array in the device pool (1), and those the kernels "
                   "keep in shared\n * memory or registers only (0), in slot order; open reads it. */\n"
                   "#ifdef __cplusplus\nextern \"C\"\n#endif\n"

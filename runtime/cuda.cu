@@ -40,7 +40,8 @@ struct fpo_cuda {
                                 * first call) */
     int64_t *key;              /* bind's key of the fields (made at the first bind, kept) */
     size_t nkey;               /* its entries */
-    cudaStream_t side;         /* fpo_cuda_fork's second stream (made at open; NULL: none) */
+    cudaStream_t side;         /* fpo_cuda_fork's second stream (made at open where the
+                                * program asks for two; NULL: none) */
     cudaEvent_t forked, joined;   /* ... and its events */
     int on_side;               /* launches go to the second stream */
     int side_used;             /* it took launches since the last join */
@@ -61,8 +62,9 @@ static void forget(fpo_graphs *g) {
     g->keyed = 0;
 }
 
-/* fpo_cuda_fork's second stream and events, made at open (not inside a run's capture); where
- * they cannot be made, none: the launches stay on the program's stream. */
+/* fpo_cuda_fork's second stream and events, made at open (not inside a run's capture) where
+ * the program launches on two streams (--cuda-chunks); where they cannot be made, none: the
+ * launches stay on the program's stream. */
 static void make_side(fpo_cuda *c) {
     cudaStream_t s = NULL;
     cudaEvent_t f = NULL, j = NULL;
@@ -89,7 +91,7 @@ static void drop_side(fpo_cuda *c) {
 }
 
 extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared,
-                                     void *stream, fpo_error *err) {
+                                     int streams, void *stream, fpo_error *err) {
     *out = NULL;
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
@@ -118,7 +120,8 @@ extern "C" fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int sha
     if (!c)
         return fpo_fail(err, FPO_ENOMEM, "%s_open: out of memory", program);
     c->dev = dev;
-    make_side(c);
+    if (streams > 1)
+        make_side(c);
     if (stream) {   /* the caller's: its runs are ordered with the caller's work on it */
         c->stream = (cudaStream_t)stream;
         *out = c;

@@ -12,12 +12,12 @@ struct fpo_cuda {
     void *record;   /* --instrument bounds: the kernels' record, the pool's end */
 };
 
-fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared, void *stream,
-                         fpo_error *err) {
+fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared, int streams,
+                         void *stream, fpo_error *err) {
     /* the emulated kernels' shared memory is static storage; FPO_CUDA_EMU_SHARED_MAX plays a
      * device that gives a block that many bytes, for open's check. The kernels run when
      * launched: a caller's stream orders nothing. */
-    (void)stream;
+    (void)stream, (void)streams;
     *out = NULL;
     const char *most = getenv("FPO_CUDA_EMU_SHARED_MAX");
     if (shared > 0 && most && *most) {

@@ -16,11 +16,12 @@ typedef struct fpo_cuda fpo_cuda;
 
 /* A program's device state on the current device (the program's device from then on): its
  * stream is `stream` (a cudaStream_t of the caller's, kept open by the caller), or where that
- * is NULL one of its own. Refused (FPO_EMISMATCH) where no CUDA device can be used, naming the
- * reason, or where a block of the program's kernels asks for more dynamic shared memory
- * (`shared` bytes, 0: none) than the device gives one. */
-fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared, void *stream,
-                         fpo_error *err);
+ * is NULL one of its own; where `streams` is 2, a second stream for fpo_cuda_fork (made here,
+ * not inside a run's capture). Refused (FPO_EMISMATCH) where no CUDA device can be used,
+ * naming the reason, or where a block of the program's kernels asks for more dynamic shared
+ * memory (`shared` bytes, 0: none) than the device gives one. */
+fpo_status fpo_cuda_open(fpo_cuda **out, const char *program, int shared, int streams,
+                         void *stream, fpo_error *err);
 /* Open's check that a block of the program's kernels gets the dynamic shared memory they ask
  * for (`shared` bytes, 0: none) on device `dev`, which gives a block at most `most`:
  * FPO_EMISMATCH naming CUDA_SHARED where it does not. */

@@ -154,9 +154,18 @@ if(NOT walk8 EQUAL 1 OR NOT walk2 EQUAL 1 OR NOT w2tiles EQUAL 1 OR NOT w2bounds
                       "by default ${w8bounds}; expected 1, 1, 1, 1, 0")
 endif()
 # --cuda-chunks 3: the segment's tile rows in up to 3 chunks, each chunk's walks forked to the
-# program's second stream (once), joined after the loop (once); none by default
+# program's second stream (once), joined after the loop (once); none by default, and no second
+# stream made at open (the first variant's table: 2 streams, 1 by default)
 gen(chain_c3 --cuda-chunks 3 "${SRC}/tests/bench/chain.fpo")
 file(READ "${DIR}/chain_c3/chain_step.interior.cu" chain_c3)
+file(READ "${DIR}/chain_c3/chain_step.all.cu" chain_c3_all)
+file(READ "${DIR}/chain_off/chain_step.all.cu" chain_a8_all)
+count("${chain_c3_all}" "chain_step__cuda_streams_ = 2;" streams2)
+count("${chain_a8_all}" "chain_step__cuda_streams_ = 1;" streams1)
+if(NOT streams2 EQUAL 1 OR NOT streams1 EQUAL 1)
+  message(FATAL_ERROR "chain: a table of 2 streams with --cuda-chunks 3 ${streams2} times, of 1 "
+                      "by default ${streams1}; expected 1, 1")
+endif()
 count("${chain_c3}" "fpo_cuda_fork[(]fpo__cu[)];" forks)
 count("${chain_c3}" "fpo_cuda_join[(]fpo__cu[)];" joins)
 count("${chain_c3}" "fpo_nr < 3 [?]" nchunks)
