@@ -81,7 +81,7 @@ endfunction()
 
 #[=======================================================================[
 fpo_add_program(<name> SOURCES <file.fpo>... [PROGRAM <program>] [DEFINES <NAME=VALUE>...]
-                [BACKENDS c [cuda]] [CUDA_EMULATION] [CUDA_NESTS <n>] [CUDA_LEVELS <n>] [CUDA_THREADS <n>] [CUDA_UNROLL <n>] [CUDA_ROWS <n>] [CUDA_SHARED <KiB>] [CUDA_SLACK <n>] [CUDA_FED ON|OFF] [CUDA_BLOCKS <n>] [CUDA_AHEAD <n>] [CUDA_RING ON|OFF] [CUDA_PREFETCH <n>] [CUDA_LDG ON|OFF] [CUDA_WALK_ROWS <n>] [CUDA_WALK_BLOCKS <n>] [CUDA_CHUNKS <n>] [LAYOUTS <NxM | any>...] [HALO <depth>] [OUTPUT_DIR <dir>] [MODE fused|unfused]
+                [BACKENDS c [cuda]] [CUDA_EMULATION] [CUDA_NESTS <n>] [CUDA_LEVELS <n>] [CUDA_THREADS <n>] [CUDA_UNROLL <n>] [CUDA_ROWS <n>] [CUDA_SHARED <KiB>] [CUDA_SLACK <n>] [CUDA_FED ON|OFF] [CUDA_BLOCKS <n>] [CUDA_AHEAD <n>] [CUDA_RING ON|OFF] [CUDA_PREFETCH <n>] [CUDA_LDG ON|OFF] [CUDA_WALK_ROWS <n>] [CUDA_WALK_BLOCKS <n>] [CUDA_CHUNKS <n>] [CUDA_RIM off|nests|all] [LAYOUTS <NxM | any>...] [HALO <depth>] [OUTPUT_DIR <dir>] [MODE fused|unfused]
                 [DISABLE_PASSES <pass>...] [ENABLE_PASSES <pass>...] [INSTRUMENT <check>...]
                 [FORTRAN] [PYTHON] [PYTHON_DESTINATION <dir>])
 
@@ -92,7 +92,7 @@ path; with FORTRAN also <name>_fortran (module <program>_fpo), with PYTHON also 
 #]=======================================================================]
 function(fpo_add_program name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "CUDA_EMULATION;FORTRAN;PYTHON"
-                        "PROGRAM;OUTPUT_DIR;MODE;HALO;CUDA_NESTS;CUDA_LEVELS;CUDA_THREADS;CUDA_UNROLL;CUDA_ROWS;CUDA_SHARED;CUDA_SLACK;CUDA_FED;CUDA_BLOCKS;CUDA_AHEAD;CUDA_RING;CUDA_PREFETCH;CUDA_LDG;CUDA_WALK_ROWS;CUDA_WALK_BLOCKS;CUDA_CHUNKS;PYTHON_DESTINATION"
+                        "PROGRAM;OUTPUT_DIR;MODE;HALO;CUDA_NESTS;CUDA_LEVELS;CUDA_THREADS;CUDA_UNROLL;CUDA_ROWS;CUDA_SHARED;CUDA_SLACK;CUDA_FED;CUDA_BLOCKS;CUDA_AHEAD;CUDA_RING;CUDA_PREFETCH;CUDA_LDG;CUDA_WALK_ROWS;CUDA_WALK_BLOCKS;CUDA_CHUNKS;CUDA_RIM;PYTHON_DESTINATION"
                         "SOURCES;DEFINES;BACKENDS;LAYOUTS;DISABLE_PASSES;ENABLE_PASSES;INSTRUMENT")
   set(where "fpo_add_program(${name})")
   if(arg_UNPARSED_ARGUMENTS)
@@ -175,7 +175,7 @@ function(fpo_add_program name)
   endif()
   # The CUDA kernels' shape (docs/cuda.md); fpo-gen checks the values.
   foreach(shape NESTS LEVELS THREADS UNROLL ROWS SHARED SLACK FED BLOCKS AHEAD RING PREFETCH LDG
-                WALK_ROWS WALK_BLOCKS CHUNKS)
+                WALK_ROWS WALK_BLOCKS CHUNKS RIM)
     if(NOT "${arg_CUDA_${shape}}" STREQUAL "")   # (FED's OFF too)
       string(TOLOWER "${shape}" opt)
       string(REPLACE "_" "-" opt "${opt}")

@@ -70,6 +70,8 @@ typedef struct Cu {
                         * (--cuda-walk-blocks; 0: as the compiler chooses) */
     int chunks;        /* a segment and the walks after it in chunks of tile rows, each chunk's
                         * walks beside the next chunk's segment (--cuda-chunks; 1: none) */
+    int rim;           /* the loops a tile holding none of their edge regions runs without
+                        * them (--cuda-rim: FPO_RIM_*) */
     bool stretches;    /* a run with exchanges or callbacks: its blocks' kernels as graphs */
     int nstretch;      /* blocks made stretches */
     int nlaunch;       /* launches written to run's body */
@@ -1917,15 +1919,16 @@ static void emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs, bool own) {
     }
     /* Where a nest is edge regions only (the chain's edges_x), a tile that holds no point of
      * them (most, in a variant of edges) runs the item's points without it: no test of it a
-     * point. (Nests with other statements keep their tests: a loop without them, the kernel's
-     * other path, may take the kernel more registers than its tests cost: the transport
-     * step's xppm_mono 86 instead of 76, sm_90.) */
+     * point. Nests with other statements keep their tests unless --cuda-rim all: a loop
+     * without them, the kernel's other path, may take the kernel more registers than its
+     * tests cost (the transport step's xppm_mono 86 instead of 76, sm_90). */
     Buf rim = {0};   /* whether the tile's points hold an edge region's */
     const char *sep = "", *const box[4] = {"fpo_a", "fpo_b", "fpo_c", "fpo_d"};
-    for (int n = i; n < e && gone; n++)
+    bool split = c->rim == FPO_RIM_ALL || (c->rim == FPO_RIM_NESTS && gone);
+    for (int n = i; n < e && split; n++)
         if (runs[n])
             fpo_c_rim(&rim, c->ctx, regs_group(s, &g->u[n], g->reg), box, &sep);
-    if (!rim.len) {
+    if (!rim.len || (inner.len == point.len && !memcmp(inner.s, point.s, point.len))) {
         emit_points(c, nb, CU_TX + mlo + mhi, &point);
         buf_add(nb, "    }\n");
         return;
@@ -2889,6 +2892,7 @@ void fpo_cuda_defaults(Build *bd) {
     bd->cuda_walk_rows = 2;   /* (the chain 2 % faster than at 8 on an H200, docs/cuda.md) */
     bd->cuda_walk_blocks = 0;
     bd->cuda_chunks = 1;
+    bd->cuda_rim = FPO_RIM_NESTS;
 }
 
 /* The state of emission for the variant of class `edges`, its arrays planned. */
@@ -2900,7 +2904,7 @@ static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
             .blocks = bd->cuda_blocks, .ahead = bd->cuda_ahead, .ring = bd->cuda_ring,
             .prefetch = bd->cuda_prefetch, .ldg = bd->cuda_ldg, .slack = bd->cuda_slack,
             .walk_rows = bd->cuda_walk_rows, .walk_blocks = bd->cuda_walk_blocks,
-            .chunks = bd->cuda_chunks};
+            .chunks = bd->cuda_chunks, .rim = bd->cuda_rim};
     plan_arrays(&c);
     return c;
 }

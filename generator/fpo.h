@@ -477,6 +477,11 @@ typedef struct Output {
 } Output;
 
 /* What one build of a program is: fpo-gen's options, and what emission found. */
+/* Build.cuda_rim: the CUDA segment loops that run a second way, without their edge regions,
+ * in tiles that hold no point of them: none; those where a nest is edge regions only (the
+ * default); every one with edge regions. */
+enum { FPO_RIM_OFF, FPO_RIM_NESTS, FPO_RIM_ALL };
+
 typedef struct Build {
     const char *version;        /* the generator's */
     char **layouts;             /* LAYOUTS entries ("3x2", "any") */
@@ -507,6 +512,8 @@ typedef struct Build {
                                  * leave room for (0: as the compiler chooses) */
     int cuda_chunks;            /* a CUDA segment and the walks after it in chunks of tile rows,
                                  * each chunk's walks beside the next chunk's segment (1: none) */
+    int cuda_rim;               /* which CUDA segment loops a tile holding no point of their
+                                 * edge regions runs without them: FPO_RIM_* (FPO_RIM_NESTS) */
     char **backends;
     int nbackends;
     char **frontdoors;          /* languages besides C the program is called from: "fortran",

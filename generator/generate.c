@@ -106,6 +106,7 @@ int fpo_generate_memory(const char *path, const char *text, size_t len, Output *
             if (d.cuda_walk_blocks * 32 * d.cuda_walk_rows > FPO_CUDA_SM_THREADS)
                 d.cuda_walk_blocks = FPO_CUDA_SM_THREADS / (32 * d.cuda_walk_rows);
             d.cuda_chunks = (int[]){1, 2, 3, 16}[(h >> 33) % 4];
+            d.cuda_rim = (int)((h >> 35) % 3);
             fpo_emit_cuda(ir, &d, o, &nc);
         }
     }

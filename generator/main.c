@@ -32,9 +32,9 @@ static const char usage_head[] =
 /* The --cuda-* options: the CUDA kernels' shape (docs/cuda.md, "Kernel shapes"), each value's
  * kind and range and the Build field that keeps it; --help lists them between usage_head
  * and usage_tail. */
-typedef enum { CU_COUNT, CU_ON_OFF, CU_ROWS } CudaKind;
+typedef enum { CU_COUNT, CU_ON_OFF, CU_ROWS, CU_WORD } CudaKind;
 static const struct CudaOption {
-    const char *name, *arg;   /* --cuda-NAME ARG */
+    const char *name, *arg;   /* --cuda-NAME ARG (CU_WORD: the words, an int their index) */
     CudaKind kind;
     long lo, hi, step;        /* a count's range, and what it is a multiple of */
     size_t at;                /* offsetof(Build, ...) */
@@ -89,6 +89,10 @@ static const struct CudaOption {
     {"chunks", "N", CU_COUNT, 1, 16, 1, offsetof(Build, cuda_chunks),
      "a CUDA segment and the column walks after it in N chunks of tile\n"
      "rows, each chunk's walks beside the next chunk's segment (default 1)"},
+    {"rim", "off|nests|all", CU_WORD, 0, 0, 0, offsetof(Build, cuda_rim),
+     "which CUDA segment loops a tile that holds no point of their edge\n"
+     "regions runs without them: those with a nest of edge regions only\n"
+     "(default nests), every one with edge regions (all), none (off)"},
 };
 enum { NCUDA = sizeof cuda_options / sizeof cuda_options[0] };
 
@@ -174,8 +178,8 @@ static void print_usage(void) {
     fputs(usage_head, stdout);
     for (int c = 0; c < NCUDA; c++) {
         const struct CudaOption *t = &cuda_options[c];
-        printf("  --cuda-%s %s%*s", t->name, t->arg,
-               (int)(13 - strlen(t->name) - strlen(t->arg)), "");
+        int pad = 13 - (int)(strlen(t->name) + strlen(t->arg));   /* (a longer one: 2 spaces) */
+        printf("  --cuda-%s %s%*s", t->name, t->arg, pad > 0 ? pad : 2, "");
         for (const char *l = t->help, *nl; l; l = nl ? nl + 1 : NULL) {
             nl = strchr(l, '\n');
             printf("%s%.*s\n", l == t->help ? "" : "                       ",
@@ -449,6 +453,30 @@ static int count_option(const char *a, const char *opt, long lo, long hi, long s
     return usage_error(fpo_fmt("%s '%%s': expected a count from %ld to %ld", opt, lo, hi), a);
 }
 
+/* A word option's value `a` (NULL: not given, *n stays): the index of one of `words`
+ * ("off|nests|all"). */
+static int word_option(const char *a, const char *opt, const char *words, int *n) {
+    if (!a)
+        return 0;
+    int i = 0;
+    for (const char *w = words; *w; i++) {
+        size_t len = strcspn(w, "|");
+        if (strlen(a) == len && !strncasecmp(a, w, len)) {
+            *n = i;
+            return 0;
+        }
+        w += len + (w[len] == '|');
+    }
+    Buf list = {0};   /* "off, nests or all" */
+    for (const char *w = words; *w;) {
+        size_t len = strcspn(w, "|");
+        const char *next = w + len + (w[len] == '|');
+        buf_printf(&list, "%s%.*s", w == words ? "" : *next ? ", " : " or ", (int)len, w);
+        w = next;
+    }
+    return usage_error(fpo_fmt("%s '%%s': expected %s", opt, list.s), a);
+}
+
 /* A count of rows `a` (NULL: not given, *n stays): a power of two from 1 to 32 (a segment's
  * tile halves its rows from the most, emit_cuda's plan_segment; a walk's block is 32 x n). */
 static int rows_option(const char *a, const char *opt, int *n) {
@@ -477,6 +505,7 @@ static int build_options(Options *o, Build *b) {
         void *at = (char *)b + t->at;
         if (t->kind == CU_ON_OFF ? on_off(o->cuda[c], opt, at)
             : t->kind == CU_ROWS ? rows_option(o->cuda[c], opt, at)
+            : t->kind == CU_WORD ? word_option(o->cuda[c], opt, t->arg, at)
                                  : count_option(o->cuda[c], opt, t->lo, t->hi, t->step, at))
             return 2;
     }

@@ -52,7 +52,7 @@ foreach(case "nests|0|a count" "levels|17|a count from 1 to 16"
              "ahead|33|a count from 0 to 32" "prefetch|65|a count from 0 to 64" "ldg|1|on or off"
              "blocks|0|a count from 1 to 32" "walk-rows|0|1, 2, 4, 8, 16 or 32"
              "walk-rows|12|1, 2, 4, 8, 16 or 32" "walk-blocks|33|a count from 1 to 32"
-             "chunks|0|a count from 1 to 16")
+             "chunks|0|a count from 1 to 16" "rim|some|off, nests or all")
   string(REPLACE "|" ";" c "${case}")
   list(GET c 0 opt)
   list(GET c 1 value)
