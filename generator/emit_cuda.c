@@ -1818,6 +1818,38 @@ static bool reaches(Seg *g, int a, int b, int side) {
     return g->m[a].lo[d] >= g->m[b].lo[d] && x.off <= y.off;
 }
 
+/* The loop of the item that starts at nest i (into nb; emit_item): its points (`point`, rows
+ * `w` wide at most), or where `split`, the tile's points tested once against the edge regions
+ * of its nests (fpo_c_rim), the loop over `point` where they hold some and over `inner` (the
+ * points without those regions; `inside`: a nest runs there) where they hold none. Where a
+ * nest is edge regions only (the chain's edges_x), a tile that holds none of them (most, in a
+ * variant of edges) so runs no test of it a point (--cuda-rim nests, the default); nests with
+ * other statements keep their tests unless --cuda-rim all: a loop without them, the kernel's
+ * other path, may take the kernel more registers than its tests cost (the transport step's
+ * xppm_mono 86 instead of 76, sm_90). */
+static void item_loop(Cu *c, Seg *g, int i, Buf *nb, const bool *runs, bool split, bool inside,
+                      Buf *point, Buf *inner, int64_t w) {
+    Buf rim = {0};   /* whether the tile's points hold an edge region's */
+    const char *sep = "", *const box[4] = {"fpo_a", "fpo_b", "fpo_c", "fpo_d"};
+    for (int n = i; n < item_end(g, i) && split; n++)
+        if (runs[n])
+            fpo_c_rim(&rim, c->ctx, regs_group(c->s, &g->u[n], g->reg), box, &sep);
+    if (!rim.len || (inner->len == point->len && !memcmp(inner->s, point->s, point->len))) {
+        emit_points(c, nb, w, point);
+        return;
+    }
+    Buf all = {0}, in = {0};
+    emit_points(c, &all, w, point);
+    buf_printf(nb, "        if (%s) {   /* the tile holds points of edge regions */\n", rim.s);
+    add_indented(nb, all.s, all.len, 1);
+    buf_add(nb, "        } else {   /* none */\n");
+    if (inside) {
+        emit_points(c, &in, w, inner);
+        add_indented(nb, in.s, in.len, 1);
+    }
+    buf_add(nb, "        }\n");
+}
+
 /* The item of nests [i, item_end) as one loop over its points (into nb; runs[n]: whether nest
  * n runs). One nest: its range and set-up, then its loop. Several:
  * each nest's range (fpo_a<n>, ...), the loop over their union, and at each point the
@@ -1913,36 +1945,10 @@ static void emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs, bool own) {
             }
         }
     }
-    if (!item_runs(g, i, runs)) {
-        buf_add(nb, "    }\n");
-        return;
-    }
-    /* Where a nest is edge regions only (the chain's edges_x), a tile that holds no point of
-     * them (most, in a variant of edges) runs the item's points without it: no test of it a
-     * point. Nests with other statements keep their tests unless --cuda-rim all: a loop
-     * without them, the kernel's other path, may take the kernel more registers than its
-     * tests cost (the transport step's xppm_mono 86 instead of 76, sm_90). */
-    Buf rim = {0};   /* whether the tile's points hold an edge region's */
-    const char *sep = "", *const box[4] = {"fpo_a", "fpo_b", "fpo_c", "fpo_d"};
     bool split = c->rim == FPO_RIM_ALL || (c->rim == FPO_RIM_NESTS && gone);
-    for (int n = i; n < e && split; n++)
-        if (runs[n])
-            fpo_c_rim(&rim, c->ctx, regs_group(s, &g->u[n], g->reg), box, &sep);
-    if (!rim.len || (inner.len == point.len && !memcmp(inner.s, point.s, point.len))) {
-        emit_points(c, nb, CU_TX + mlo + mhi, &point);
-        buf_add(nb, "    }\n");
-        return;
-    }
-    Buf all = {0}, in = {0};
-    emit_points(c, &all, CU_TX + mlo + mhi, &point);
-    buf_printf(nb, "        if (%s) {   /* the tile holds points of edge regions */\n", rim.s);
-    add_indented(nb, all.s, all.len, 1);
-    buf_add(nb, "        } else {   /* none */\n");
-    if (inside) {
-        emit_points(c, &in, CU_TX + mlo + mhi, &inner);
-        add_indented(nb, in.s, in.len, 1);
-    }
-    buf_add(nb, "        }\n    }\n");
+    if (item_runs(g, i, runs))
+        item_loop(c, g, i, nb, runs, split, inside, &point, &inner, CU_TX + mlo + mhi);
+    buf_add(nb, "    }\n");
 }
 
 /* The item after whose points, in the same phase, a fed kernel's walk can run at each
