@@ -1804,6 +1804,22 @@ static bool unit_point(Cu *c, Seg *g, int i, Buf *setup, Buf *point, unsigned dr
     return runs;
 }
 
+/* Nest i's point (unit_point) and its point without the edge regions FPO_DROP_WE |
+ * FPO_DROP_SN leave out (`inner`; the same text where the build splits no loop at them or
+ * the nest has no region): whether it runs, and in *here whether it runs without them. */
+static bool unit_points(Cu *c, Seg *g, int i, Buf *setup, Buf *point, Buf *inner, bool *here) {
+    size_t at = point->len;   /* (what it held before) */
+    bool runs = unit_point(c, g, i, setup, point, 0);
+    if (c->rim == FPO_RIM_OFF || !fpo_c_has_region(g->u[i].st)) {
+        buf_addn(inner, point->s ? point->s + at : "", point->len - at);
+        *here = runs;
+        return runs;
+    }
+    Buf again = {0};   /* (the same set-up) */
+    *here = unit_point(c, g, i, &again, inner, FPO_DROP_WE | FPO_DROP_SN);
+    return runs;
+}
+
 /* Whether nest a of a segment reaches at least as far as nest b on side `side` of the tile
  * (0, 1: I below, above; 2, 3: J), in every tile: as wide a margin there, and its box's bound
  * as far out (from the same base). */
@@ -1834,7 +1850,7 @@ static void item_loop(Cu *c, Seg *g, int i, Buf *nb, const bool *runs, bool spli
     for (int n = i; n < item_end(g, i) && split; n++)
         if (runs[n])
             fpo_c_rim(&rim, c->ctx, regs_group(c->s, &g->u[n], g->reg), box, &sep);
-    if (!rim.len || (inner->len == point->len && !memcmp(inner->s, point->s, point->len))) {
+    if (!rim.len) {
         emit_points(c, nb, w, point);
         return;
     }
@@ -1906,19 +1922,16 @@ static void emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs, bool own) {
     if (own)   /* (the same for every thread of the block) */
         buf_add(nb, "        fpo_own = fpo_ni == 64 && fpo_c == fpo_tj0;   /* a thread computes "
                     "the points of its column */\n");
-    const unsigned drop = FPO_DROP_WE | FPO_DROP_SN;
     bool inside = false, gone = false;   /* a nest runs, a nest that runs does not, where no
                                           * edge region holds */
     if (e - i == 1) {   /* its set-up before its loop */
-        Buf again = {0};
-        runs[i] = unit_point(c, g, i, nb, &point, 0);
-        inside = unit_point(c, g, i, &again, &inner, drop);
+        runs[i] = unit_points(c, g, i, nb, &point, &inner, &inside);
         gone = runs[i] && !inside;
     } else {
         for (int n = i; n < e; n++) {
-            Buf setup = {0}, pt = {0}, again = {0}, in = {0};
-            runs[n] = unit_point(c, g, n, &setup, &pt, 0);
-            bool here = unit_point(c, g, n, &again, &in, drop);
+            Buf setup = {0}, pt = {0}, in = {0};
+            bool here;
+            runs[n] = unit_points(c, g, n, &setup, &pt, &in, &here);
             inside |= here;
             gone |= runs[n] && !here;
             if (!runs[n])

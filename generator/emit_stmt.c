@@ -484,18 +484,25 @@ bool fpo_c_held(Emit *e, Node *n) {
 
 /* The test of region `n` at point (i, j): tile indices against the region's bounds, and the
  * tile edges it needs where the class does not fix them. */
-/* The test of one axis of a region (after `*sep`, which it updates). */
-static void emit_axis_cond(Emit *e, RegionAxis *r, int ax, const char **sep) {
+/* The test of one axis of a region (after `*sep`, which it updates): that the point holds it,
+ * or with `box` (generated expressions [box[0], box[1]) on the axis), that a point of the box
+ * does. */
+static void emit_axis_cond(Emit *e, RegionAxis *r, int ax, const char **sep,
+                           const char *const *box) {
     unsigned need = region_edge(r, ax);
     if (need && !(e->known & need)) {
         buf_printf(e->b, "%s(fpo_edges & %uu)", *sep, need);
         *sep = " && ";
     }
-    const char *idx = ax ? "j + fpo_tj" : "i + fpo_ti", *last = ax ? "fpo_tnj" : "fpo_tni";
-    for (int s = 0; s < 2; s++) {
+    const char *t = ax ? "fpo_tj" : "fpo_ti", *last = ax ? "fpo_tnj" : "fpo_tni";
+    for (int s = 0; s < 2; s++) {   /* the box's end past the region's start, its start before
+                                     * the region's end */
         int base = s ? r->hi_base : r->lo_base;
         int64_t off = s ? r->hi : r->lo;
-        buf_printf(e->b, "%s%s %s ", *sep, idx, s ? "<" : ">=");
+        if (box)
+            buf_printf(e->b, "%s%s + %s %s ", *sep, box[!s], t, s ? "<" : ">");
+        else
+            buf_printf(e->b, "%s%c + %s %s ", *sep, ax ? 'j' : 'i', t, s ? "<" : ">=");
         *sep = " && ";
         if (base == RB_START)
             buf_printf(e->b, "%lld", (long long)off);
@@ -508,7 +515,7 @@ static void emit_region_cond(Emit *e, Node *n) {
     const char *sep = "";
     for (int ax = 0; ax < 2; ax++)
         if (!n->reg[ax].all)
-            emit_axis_cond(e, &n->reg[ax], ax, &sep);
+            emit_axis_cond(e, &n->reg[ax], ax, &sep, NULL);
     if (!*sep)
         buf_add(e->b, "true");
 }
@@ -648,7 +655,7 @@ static void emit_stmt(Emit *e, Node *n) {
             const char *sep = "";
             buf_add(e->b, "if (");
             if (row > 0)   /* its rows hold: only its columns are tested */
-                emit_axis_cond(e, &n->reg[0], 0, &sep);
+                emit_axis_cond(e, &n->reg[0], 0, &sep, NULL);
             else
                 emit_region_cond(e, n);
             buf_add(e->b, ") {   /* region */\n");
@@ -823,35 +830,23 @@ bool fpo_c_emits(const void *ctx, Node *body, unsigned where) {
 }
 
 /* The test of whether box [box[0], box[1]) x [box[2], box[3]) (generated expressions) holds a
- * point of a region of `n` (any depth) that FPO_DROP_WE | FPO_DROP_SN leave out and e's class
- * holds: for each, on each axis it is anchored at an edge, the box meets its range there, and
- * the rank touches that edge where the class does not fix it; " || " between them. */
+ * point of a region of `n` that FPO_DROP_WE | FPO_DROP_SN leave out where e's class writes
+ * it (region_emitted): on each axis such a region is anchored at an edge, the box meets its
+ * range (emit_axis_cond); " || " between them. The regions inside it go with it; those inside
+ * a region that stays, an if or a loop are looked for there. */
 static void rim_tests(Emit *e, Node *n, const char *const box[4], const char **sep) {
     for (; n; n = n->next) {
-        if (n->kind == ND_REGION && fpo_c_held(e, n) &&
-            (region_edge(&n->reg[0], 0) || region_edge(&n->reg[1], 1))) {
-            buf_printf(e->b, "%s(", *sep);
+        if (n->kind == ND_REGION && !fpo_c_held(e, n))
+            continue;
+        if (n->kind == ND_REGION && (region_edge(&n->reg[0], 0) || region_edge(&n->reg[1], 1))) {
             const char *and = "";
-            for (int ax = 0; ax < 2; ax++) {
-                RegionAxis *r = &n->reg[ax];
-                unsigned need = region_edge(r, ax);
-                if (!need)
-                    continue;
-                const char *t = ax ? "fpo_tj" : "fpo_ti", *last = ax ? "fpo_tnj" : "fpo_tni";
-                if (!(e->known & need))
-                    buf_printf(e->b, "%s(fpo_edges & %uu)", and, need), and = " && ";
-                for (int s = 0; s < 2; s++) {   /* lo < the box's end, hi > its start */
-                    buf_printf(e->b, "%s%s + %s %s ", and, box[2 * ax + !s], t, s ? "<" : ">");
-                    and = " && ";
-                    int64_t off = s ? r->hi : r->lo;
-                    if (r->lo_base == RB_START)
-                        buf_printf(e->b, "%lld", (long long)off);
-                    else
-                        fpo_c_offset(e->b, fpo_fmt("%s - 1", last), off);
-                }
-            }
+            buf_printf(e->b, "%s(", *sep);
+            for (int ax = 0; ax < 2; ax++)
+                if (region_edge(&n->reg[ax], ax))
+                    emit_axis_cond(e, &n->reg[ax], ax, &and, box + 2 * ax);
             buf_add(e->b, ")");
             *sep = " || ";
+            continue;
         }
         rim_tests(e, n->then, box, sep);
         rim_tests(e, n->els, box, sep);
@@ -906,7 +901,7 @@ static void jsplit_cond(Emit *e, Node *n, int *nr, const char **sep) {
         if (n->kind == ND_REGION && fpo_c_held(e, n) && region_edge(&n->reg[1], 1)) {
             const char *and = "";
             buf_printf(e->b, "%s(", *sep);
-            emit_axis_cond(e, &n->reg[1], 1, &and);
+            emit_axis_cond(e, &n->reg[1], 1, &and, NULL);
             buf_add(e->b, ")");
             *sep = " || ";
             (*nr)++;
