@@ -348,11 +348,13 @@ done
 # $OUT/src_<tag>_<step>.csv (and the report beside it) for reading back on a machine without a
 # GPU: the same .cu (the bench's variant, `all`) built there with -lineinfo gives each
 # instruction its line (tests/gpu/ncu_source.py), since -lineinfo leaves the code as it is.
+# FPO_GPU_SOURCE_STEPS (default "tp_step chain") names the steps read that way.
 for tag in ${FPO_GPU_SOURCE:-}; do
     b="$bin/fpo_cuda_bench_$tag"
     [ -x "$b" ] && [ -n "$ncu" ] && grep -qa 'STEP: %s only' "$b" || continue
     for spec in "tp_step fpo_seg 6" "chain fpo_seg|fpo_walk|fpo_fed 2"; do   # (launches: a run's and more)
         set -- $spec
+        [[ " ${FPO_GPU_SOURCE_STEPS:-tp_step chain} " == *" $1 "* ]] || continue
         rep=${OUT:-/tmp}/src_${tag}_$1
         echo "== Nsight Compute source counters: the $1's $2 kernels ($tag, 192 x 192 x 80) -> ${rep##*/}.csv"
         # (a report is read even where the program failed a check of its own)
