@@ -2911,7 +2911,7 @@ void fpo_cuda_defaults(Build *bd) {
     bd->cuda_walk_rows = 2;   /* (the chain 2 % faster than at 8 on an H200, docs/cuda.md) */
     bd->cuda_walk_blocks = 0;
     bd->cuda_chunks = 1;
-    bd->cuda_rim = FPO_RIM_NESTS;
+    bd->cuda_rim = FPO_RIM_OFF;   /* (nests: the chain 1.08x slower on an H200, docs/cuda.md) */
 }
 
 /* The state of emission for the variant of class `edges`, its arrays planned. */

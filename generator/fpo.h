@@ -478,8 +478,8 @@ typedef struct Output {
 
 /* What one build of a program is: fpo-gen's options, and what emission found. */
 /* Build.cuda_rim: the CUDA segment loops that run a second way, without their edge regions,
- * in tiles that hold no point of them: none; those where a nest is edge regions only (the
- * default); every one with edge regions. */
+ * in tiles that hold no point of them: none (the default); those where a nest is edge regions
+ * only; every one with edge regions. */
 enum { FPO_RIM_OFF, FPO_RIM_NESTS, FPO_RIM_ALL };
 
 typedef struct Build {
@@ -513,7 +513,7 @@ typedef struct Build {
     int cuda_chunks;            /* a CUDA segment and the walks after it in chunks of tile rows,
                                  * each chunk's walks beside the next chunk's segment (1: none) */
     int cuda_rim;               /* which CUDA segment loops a tile holding no point of their
-                                 * edge regions runs without them: FPO_RIM_* (FPO_RIM_NESTS) */
+                                 * edge regions runs without them: FPO_RIM_* (FPO_RIM_OFF) */
     char **backends;
     int nbackends;
     char **frontdoors;          /* languages besides C the program is called from: "fortran",

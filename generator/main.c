@@ -91,8 +91,8 @@ static const struct CudaOption {
      "rows, each chunk's walks beside the next chunk's segment (default 1)"},
     {"rim", "off|nests|all", CU_WORD, 0, 0, 0, offsetof(Build, cuda_rim),
      "which CUDA segment loops a tile that holds no point of their edge\n"
-     "regions runs without them: those with a nest of edge regions only\n"
-     "(default nests), every one with edge regions (all), none (off)"},
+     "regions runs without them: none (off, the default), those with a nest\n"
+     "of edge regions only (nests), every one with edge regions (all)"},
 };
 enum { NCUDA = sizeof cuda_options / sizeof cuda_options[0] };
 

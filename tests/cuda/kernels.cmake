@@ -4,7 +4,8 @@
 #   stencil calls outside an `if` a stretch of its own, captured at the first run; the damping
 #   inside `if (nord == n)` is launched plainly (the run's scalars choose it). The chain: one
 #   graph for the whole run, no stretches. Instrumented: plain launches only.
-# The chain's counts are of --cuda-fed on (a segment inside a walk), off by default.
+# The chain's counts are of --cuda-fed on (a segment inside a walk) and --cuda-rim nests, off
+# by default.
 # - phases: the chain's segment waits at 1 barrier a level in the interior variant (courant
 #   and the fluxes, one loop; then diffuse and update, one loop, reading the fluxes at
 #   offsets) and in `all` (edges_x and edges_y, which overwrite the fluxes at their points,
@@ -64,7 +65,7 @@ if(next LESS 0 OR last LESS 0 OR launches LESS 3)
                       "between; expected all three damping `if`s (a launch each at least) before it")
 endif()
 
-gen(chain --cuda-fed on "${SRC}/tests/bench/chain.fpo")
+gen(chain --cuda-fed on --cuda-rim nests "${SRC}/tests/bench/chain.fpo")
 file(READ "${DIR}/chain/chain_step.interior.cu" chain)
 count("${chain}" "fpo_cuda_stretch" s)
 count("${chain}" "fpo_cuda_replay\\(" r)
