@@ -317,27 +317,30 @@ rm -f "$sweep"
 
 # Where a step's time goes: each kernel of the chain and of the transport step, fused and
 # unfused, under Nsight Compute (its own clocks left alone), for the shapes named in
-# FPO_GPU_PROFILE (e.g. "base 0before"); the L2 hit rate says how much a kernel reads back
-# from L2 (the chain's walk kernel: `cp` and `dp` right after its FORWARD walk wrote them);
+# FPO_GPU_PROFILE (e.g. "base 0before"), at FPO_GPU_PROFILE_SIZE (192 by default) and for the
+# steps of FPO_GPU_PROFILE_STEPS (default "chain tp_step hand"); the L2 hit rate says how much
+# a kernel reads back from L2 (the chain's walk kernel: `cp` and `dp` right after its FORWARD
+# walk wrote them);
 # `hand`: the chain written by hand as one kernel (chain_hand.cu), in each block shape
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
 mkdir -p "$rt/gomp" && cp "$rt/lib/libgomp.so.1" "$rt/gomp/" 2>/dev/null
+psize=${FPO_GPU_PROFILE_SIZE:-192}
 for tag in ${FPO_GPU_PROFILE:-}; do
     b="$bin/fpo_cuda_bench_$tag"
     [ -x "$b" ] && [ -n "$ncu" ] || continue
-    for step in chain tp_step hand; do
+    for step in ${FPO_GPU_PROFILE_STEPS:-chain tp_step hand}; do
         if ! grep -qa 'STEP: %s only' "$b"; then   # (a build from before the STEP argument)
             [ $step = chain ] || continue
             step=
         fi
         [ "$step" != hand ] || grep -qa 'chain by hand' "$b" || continue
-        echo "== Nsight Compute: the ${step:-chain}'s kernels ($tag, 192 x 192 x 80, fused runs then unfused)"
-        csvf=${OUT:-/tmp}/ncu_${tag}_${step:-chain}.csv
+        echo "== Nsight Compute: the ${step:-chain}'s kernels ($tag, $psize x $psize x 80, fused runs then unfused)"
+        csvf=${OUT:-/tmp}/ncu_${tag}_${step:-chain}_$psize.csv
         launches=200   # (a build of both steps: the chain's launches are its first 60)
         [ -n "$step" ] || launches=60
         env -u LD_LIBRARY_PATH "$ncu" --clock-control none -k 'regex:fpo_|chain_hand' --launch-count $launches --csv --print-units base \
             --metrics gpu__time_duration.sum,dram__bytes.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active,sm__inst_executed.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct \
-            env LD_LIBRARY_PATH="$rt/gomp" OMP_NUM_THREADS=4 "$b" 192 80 1 $step > "$csvf" 2>&1
+            env LD_LIBRARY_PATH="$rt/gomp" OMP_NUM_THREADS=4 "$b" "$psize" 80 1 $step > "$csvf" 2>&1
         env -u LD_LIBRARY_PATH python3 "$(dirname "$0")/ncu_table.py" "$csvf" || tail -5 "$csvf"
     done
 done
