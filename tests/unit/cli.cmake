@@ -1,7 +1,8 @@
 # cli.cmake: fpo-gen's command line, run with
 #   cmake -DFPO_GEN=<fpo-gen> -DSRC=<tests/unit> -DWORK=<scratch dir> -P cli.cmake
-# Checks --help, --version, usage errors (exit 2), --prefix-map, --plan, --depfile, --emit-ir / --from-ir
-# (the C generated from the IR is byte-identical), -D, and that a failed run leaves nothing.
+# Checks --help (and docs/design.md's copy of it), --version, usage errors (exit 2),
+# --prefix-map, --plan, --depfile, --emit-ir / --from-ir (the C generated from the IR is
+# byte-identical), -D, and that a failed run leaves nothing.
 foreach(v FPO_GEN SRC WORK)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "cli.cmake: -D${v}=... is required")
@@ -36,6 +37,23 @@ get_filename_component(slice_real "${slice}" REALPATH)
 run(0 --help)
 expect_in(out "--emit-ir FILE")
 expect_in(out "-p, --program NAME")
+# docs/design.md's copy of the usage (its section 5) is --help's, line for line
+string(REGEX REPLACE "^usage: " "" help "${out}")
+string(FIND "${help}" "\nExit status:" _end)
+string(SUBSTRING "${help}" 0 ${_end} help)
+file(READ "${SRC}/../../docs/design.md" design)
+string(FIND "${design}" "```\nfpo-gen [options] FILE.fpo...\n" _at)
+if(_at EQUAL -1)
+  fail("docs/design.md: no usage block (```, then 'fpo-gen [options] FILE.fpo...')")
+else()
+  math(EXPR _at "${_at} + 4")
+  string(SUBSTRING "${design}" ${_at} -1 design)
+  string(FIND "${design}" "\n```" _end)
+  string(SUBSTRING "${design}" 0 ${_end} design)
+  if(NOT design STREQUAL help)
+    fail("docs/design.md's usage is not fpo-gen --help's:\n${design}\n--- against ---\n${help}")
+  endif()
+endif()
 run(0 --version)
 expect_in(out "fpo-gen ")
 run(2)
