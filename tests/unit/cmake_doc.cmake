@@ -1,6 +1,8 @@
 # cmake_doc.cmake: docs/cmake.md names every argument fpo_add_program takes (the keywords of
 # its cmake_parse_arguments in cmake/FPO.cmake): in the signature and, in backquotes, in the
-# text (the table of arguments). Run with cmake -DTOP=<the source directory> -P cmake_doc.cmake.
+# text (the table of arguments); and docs/ names, in backquotes, every option and cache
+# variable FPO_* of the project's CMake files (INTERNAL ones aside).
+# Run with cmake -DTOP=<the source directory> -P cmake_doc.cmake.
 if(NOT DEFINED TOP)
   message(FATAL_ERROR "cmake_doc.cmake: -DTOP=... is required")
 endif()
@@ -32,4 +34,40 @@ if(missing)
   message(FATAL_ERROR "docs/cmake.md does not name, in fpo_add_program's signature and in "
                       "backquotes in its text, these arguments of cmake/FPO.cmake:${missing}")
 endif()
-message(STATUS "docs/cmake.md names all ${n} arguments of fpo_add_program")
+
+# the project's options and cache variables, against every page of docs/
+file(GLOB_RECURSE lists "${TOP}/CMakeLists.txt" "${TOP}/cmake/*.cmake")
+foreach(dir generator runtime halo tests example_model)
+  file(GLOB_RECURSE more "${TOP}/${dir}/CMakeLists.txt" "${TOP}/${dir}/*.cmake")
+  list(APPEND lists ${more})
+endforeach()
+list(FILTER lists EXCLUDE REGEX "^${TOP}/build")
+set(vars "")
+foreach(f IN LISTS lists)
+  file(STRINGS "${f}" decl REGEX "(option\\(FPO_[A-Z0-9_]+|set\\(FPO_[A-Z0-9_]+ .*CACHE [A-Z]+)")
+  foreach(line IN LISTS decl)
+    if(NOT line MATCHES "CACHE INTERNAL" AND line MATCHES "(option|set)\\((FPO_[A-Z0-9_]+)")
+      list(APPEND vars ${CMAKE_MATCH_2})   # (the last test sets CMAKE_MATCH_*)
+    endif()
+  endforeach()
+endforeach()
+list(REMOVE_DUPLICATES vars)
+list(LENGTH vars nv)
+file(GLOB pages "${TOP}/docs/*.md")
+set(docs "")
+foreach(page IN LISTS pages)
+  file(READ "${page}" text)
+  string(APPEND docs "${text}")
+endforeach()
+foreach(v IN LISTS vars)
+  string(FIND "${docs}" "`${v}`" at)
+  if(at EQUAL -1)
+    string(APPEND missing " ${v}")
+  endif()
+endforeach()
+if(missing OR nv LESS 10)
+  message(FATAL_ERROR "docs/ does not name, in backquotes, these options and cache variables "
+                      "(${nv} found in the CMake files):${missing}")
+endif()
+message(STATUS "docs/cmake.md names all ${n} arguments of fpo_add_program; docs/ all ${nv} "
+               "options and cache variables")
