@@ -1804,13 +1804,17 @@ static bool unit_point(Cu *c, Seg *g, int i, Buf *setup, Buf *point, unsigned dr
     return runs;
 }
 
-/* Nest i's point (unit_point) and its point without the edge regions FPO_DROP_WE |
- * FPO_DROP_SN leave out (`inner`; the same text where the build splits no loop at them or
- * the nest has no region): whether it runs, and in *here whether it runs without them. */
+/* Nest i's point (unit_point) and, where the build splits loops at edge regions (--cuda-rim),
+ * its point without the regions FPO_DROP_WE | FPO_DROP_SN leave out (`inner`; the same text
+ * where the nest has no region): whether it runs, and in *here whether it runs without them
+ * (false where no loop is split: `inner` is not read then). */
 static bool unit_points(Cu *c, Seg *g, int i, Buf *setup, Buf *point, Buf *inner, bool *here) {
     size_t at = point->len;   /* (what it held before) */
     bool runs = unit_point(c, g, i, setup, point, 0);
-    if (c->rim == FPO_RIM_OFF || !fpo_c_has_region(g->u[i].st)) {
+    *here = false;
+    if (c->rim == FPO_RIM_OFF)
+        return runs;
+    if (!fpo_c_has_region(g->u[i].st)) {
         buf_addn(inner, point->s ? point->s + at : "", point->len - at);
         *here = runs;
         return runs;
@@ -1839,17 +1843,19 @@ static bool reaches(Seg *g, int a, int b, int side) {
  * of its nests (fpo_c_rim), the loop over `point` where they hold some and over `inner` (the
  * points without those regions; `inside`: a nest runs there) where they hold none. Where a
  * nest is edge regions only (the chain's edges_x), a tile that holds none of them (most, in a
- * variant of edges) so runs no test of it a point (--cuda-rim nests, the default); nests with
- * other statements keep their tests unless --cuda-rim all: a loop without them, the kernel's
- * other path, may take the kernel more registers than its tests cost (the transport step's
- * xppm_mono 86 instead of 76, sm_90). */
+ * variant of edges) so runs no test of it a point (--cuda-rim nests); nests with other
+ * statements keep their tests unless --cuda-rim all: a loop without them, the kernel's other
+ * path, may take the kernel more registers than its tests cost (the transport step's
+ * xppm_mono 86 instead of 76, sm_90). Off by default: on an H200 the chain's split loop was
+ * slower at the same occupancy (docs/cuda.md, "Edge regions split off, measured"). */
 static void item_loop(Cu *c, Seg *g, int i, Buf *nb, const bool *runs, bool split, bool inside,
                       Buf *point, Buf *inner, int64_t w) {
     Buf rim = {0};   /* whether the tile's points hold an edge region's */
     const char *sep = "", *const box[4] = {"fpo_a", "fpo_b", "fpo_c", "fpo_d"};
-    for (int n = i; n < item_end(g, i) && split; n++)
-        if (runs[n])
-            fpo_c_rim(&rim, c->ctx, regs_group(c->s, &g->u[n], g->reg), box, &sep);
+    if (split)
+        for (int n = i; n < item_end(g, i); n++)
+            if (runs[n])
+                fpo_c_rim(&rim, c->ctx, regs_group(c->s, &g->u[n], g->reg), box, &sep);
     if (!rim.len) {
         emit_points(c, nb, w, point);
         return;

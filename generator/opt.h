@@ -269,8 +269,8 @@ void fpo_c_point(Buf *b, Decl *st, Node *body, int indent, const void *ctx, unsi
 bool fpo_c_emits(const void *ctx, Node *body, unsigned where);
 /* Append to b (after *sep, which it sets to " || ") the test that box [box[0], box[1]) x
  * [box[2], box[3]) (generated expressions, tile indices) holds a point of a region of `body`
- * that FPO_DROP_WE | FPO_DROP_SN leave out: false where there is none (nothing appended). */
-bool fpo_c_rim(Buf *b, const void *ctx, Node *body, const char *const box[4], const char **sep);
+ * that FPO_DROP_WE | FPO_DROP_SN leave out; nothing where there is none. */
+void fpo_c_rim(Buf *b, const void *ctx, Node *body, const char *const box[4], const char **sep);
 /* Generated file `name`'s `text`, each line a #line points at the .fpo followed by a #line
  * back to the file, by its name (the bytes do not depend on where the file is written). */
 char *fpo_c_lines_back(const char *text, const char *name);

@@ -156,16 +156,19 @@ if(NOT walk8 EQUAL 1 OR NOT walk2 EQUAL 1 OR NOT w2tiles EQUAL 1 OR NOT w2bounds
 endif()
 # --cuda-chunks 3: the segment's tile rows in up to 3 chunks, each chunk's walks forked to the
 # program's second stream (once), joined after the loop (once); none by default, and no second
-# stream made at open (the first variant's table: 2 streams, 1 by default)
+# stream made at open (the first variant's table: 2 streams, 1 by default). By default too, no
+# loop split at edge regions (--cuda-rim off).
 gen(chain_c3 --cuda-chunks 3 "${SRC}/tests/bench/chain.fpo")
 file(READ "${DIR}/chain_c3/chain_step.interior.cu" chain_c3)
 file(READ "${DIR}/chain_c3/chain_step.all.cu" chain_c3_all)
-file(READ "${DIR}/chain_off/chain_step.all.cu" chain_a8_all)
+file(READ "${DIR}/chain_off/chain_step.all.cu" chain_def_all)
 count("${chain_c3_all}" "chain_step__cuda_streams_ = 2;" streams2)
-count("${chain_a8_all}" "chain_step__cuda_streams_ = 1;" streams1)
-if(NOT streams2 EQUAL 1 OR NOT streams1 EQUAL 1)
+count("${chain_def_all}" "chain_step__cuda_streams_ = 1;" streams1)
+count("${chain_def_all}" "the tile holds points of edge regions" rim_def)
+if(NOT streams2 EQUAL 1 OR NOT streams1 EQUAL 1 OR NOT rim_def EQUAL 0)
   message(FATAL_ERROR "chain: a table of 2 streams with --cuda-chunks 3 ${streams2} times, of 1 "
-                      "by default ${streams1}; expected 1, 1")
+                      "by default ${streams1}; ${rim_def} loops split at edge regions by "
+                      "default; expected 1, 1, 0")
 endif()
 count("${chain_c3}" "fpo_cuda_fork[(]fpo__cu[)];" forks)
 count("${chain_c3}" "fpo_cuda_join[(]fpo__cu[)];" joins)
@@ -332,8 +335,10 @@ if(NOT interior EQUAL 11 OR NOT all EQUAL 13 OR NOT dropped EQUAL 2)
                       "nests dropped), ${all} in all; expected 11 (2), 13")
 endif()
 message(STATUS "kernels: sw_step 8 graphs, its damping plain; the chain one graph, two "
-               "kernels by default; with --cuda-fed on 2 barriers in both variants (the edges in the fluxes' loop), two of each shared "
-               "tile, cx, cy and qd in registers, one kernel with its segment inside its walk; unfused 11 and 13 launches; tp_step's segments of 4 "
+               "kernels by default; with --cuda-fed on 2 barriers in both variants (the edges in "
+               "the fluxes' loop), two of each shared tile, cx, cy and qd in registers, one "
+               "kernel with its segment inside its walk; unfused 11 and 13 launches; tp_step's "
+               "segments of 4 "
                "levels ask L2 for 15 arrays a level ahead, its 3 segments bounded to 4 blocks with "
                "--cuda-blocks 4, the chain's walks reading 8 or 16 levels ahead or none, in a ring of "
                "registers with --cuda-ring on, L2 asked ahead with --cuda-prefetch, __ldg with --cuda-ldg on, their last column of tiles up to 8 "
