@@ -98,7 +98,7 @@ enum { NCUDA = sizeof cuda_options / sizeof cuda_options[0] };
 
 static const char usage_tail[] =
     "  --plan FILE          write the outputs, inputs and build report (CMake syntax) and stop\n"
-    "  --depfile FILE       write a Makefile-style depfile: every output depends on every input read\n"
+    "  --depfile FILE       write a Makefile-style depfile: the header depends on every input read\n"
     "  --prefix-map OLD=NEW write source paths that start with OLD as NEW and the rest (in #line,\n"
     "                       comments, messages, the manifest); the last match wins; may repeat\n"
     "  --emit-ir FILE       write the flattened program IR as JSON (\"-\" for stdout) and stop\n"

@@ -67,14 +67,15 @@ static bool make_word(Buf *b, const char *s) {
     return true;
 }
 
-/* NULL, with the reason in fpo_errmsg, when a path holds a character a depfile cannot say. */
+/* The depfile names one target, the first output (the program's header, whatever the layouts):
+ * the build runs one command for all the outputs, and Ninja refuses a depfile naming a path
+ * that is no longer one of them, as the variants a change of LAYOUTS drops would be.
+ * NULL, with the reason in fpo_errmsg, when a path holds a character a depfile cannot say. */
 char *fpo_depfile(const char *outdir, char **names, int nnames, char **inputs, int ninputs) {
     Buf b = {0};
     const char *bad = NULL;
-    for (int i = 0; i < nnames && !bad; i++) {
-        const char *path = fpo_fmt("%s/%s", outdir, names[i]);
-        if (i)
-            buf_add(&b, " ");
+    if (nnames > 0) {
+        const char *path = fpo_fmt("%s/%s", outdir, names[0]);
         if (!make_word(&b, path))
             bad = path;
     }
