@@ -79,6 +79,31 @@ function(_fpo_plan_generator out)
   set(${out} "${exe}" PARENT_SCOPE)
 endfunction()
 
+# The GPU architectures of a program's kernels, in `var`: empty where the project chose them
+# (CMAKE_CUDA_ARCHITECTURES from a -D, a preset, the CUDAARCHS environment variable or a set()
+# before enable_language), "80;90" (A100; H100, H200, as FPO's own build) where CMake took the
+# compiler's default (75 for CUDA 12 and 13: kernels the driver would compile again, at every
+# process's first launch, on those devices). CMake writes both the default and CUDAARCHS into
+# the cache with one help string, so the judgement of the first configure (CUDAARCHS is read
+# then only) is kept beside the value it was made for; a new value is the project's choice.
+function(_fpo_cuda_architectures var)
+  set(${var} "" PARENT_SCOPE)
+  get_property(help CACHE CMAKE_CUDA_ARCHITECTURES PROPERTY HELPSTRING)
+  if(NOT "${_FPO_CUDA_ARCHS_SEEN}" STREQUAL "${CMAKE_CUDA_ARCHITECTURES}")
+    set(default OFF)
+    if(NOT CMAKE_CUDA_ARCHITECTURES OR
+       (help STREQUAL "CUDA architectures" AND "$ENV{CUDAARCHS}" STREQUAL ""
+        AND NOT DEFINED _FPO_CUDA_ARCHS_SEEN))
+      set(default ON)
+    endif()
+    set(_FPO_CUDA_ARCHS_SEEN "${CMAKE_CUDA_ARCHITECTURES}" CACHE INTERNAL "")
+    set(_FPO_CUDA_ARCHS_DEFAULT ${default} CACHE INTERNAL "")
+  endif()
+  if(_FPO_CUDA_ARCHS_DEFAULT)
+    set(${var} "80;90" PARENT_SCOPE)
+  endif()
+endfunction()
+
 #[=======================================================================[
 fpo_add_program(<name> SOURCES <file.fpo>... [PROGRAM <program>] [DEFINES <NAME=VALUE>...]
                 [BACKENDS c [cuda]] [CUDA_EMULATION] [CUDA_NESTS <n>] [CUDA_LEVELS <n>] [CUDA_THREADS <n>] [CUDA_UNROLL <n>] [CUDA_ROWS <n>] [CUDA_SHARED <KiB>] [CUDA_SLACK <n>] [CUDA_FED ON|OFF] [CUDA_BLOCKS <n>] [CUDA_AHEAD <n>] [CUDA_RING ON|OFF] [CUDA_PREFETCH <n>] [CUDA_LDG ON|OFF] [CUDA_WALK_ROWS <n>] [CUDA_WALK_BLOCKS <n>] [CUDA_CHUNKS <n>] [CUDA_RIM off|nests|all] [LAYOUTS <NxM | any>...] [HALO <depth>] [OUTPUT_DIR <dir>] [MODE fused|unfused]
@@ -296,8 +321,9 @@ function(fpo_add_program name)
     # compiler's -Wall checks the same statements in the C sources.
     target_compile_options(${name} PRIVATE
       "$<$<COMPILE_LANGUAGE:CUDA>:--fmad=false;-diag-suppress=550;-Xcompiler=-fno-exceptions,-fno-threadsafe-statics>")
-    if(NOT CMAKE_CUDA_ARCHITECTURES)
-      set_target_properties(${name} PROPERTIES CUDA_ARCHITECTURES "80;90")
+    _fpo_cuda_architectures(archs)
+    if(archs)
+      set_target_properties(${name} PROPERTIES CUDA_ARCHITECTURES "${archs}")
     endif()
   endif()
   set(manifest "${outdir}/${program}.manifest.json")
