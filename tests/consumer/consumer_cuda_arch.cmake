@@ -1,4 +1,5 @@
-# consumer_cuda_arch.cmake: the GPU architectures of a consumer's program (configure only).
+# consumer_cuda_arch.cmake: the GPU architectures of a consumer's program, then a build of it
+# (one architecture, 86) that links the installed CUDA runtime, run on the C back end.
 # Where the project chose none, CMake takes the compiler's default (75 for CUDA 12 and 13)
 # and fpo_add_program gives the kernels 80;90 instead; a -D, or CUDAARCHS at the first
 # configure, is the project's choice and is kept, also when later configures lack CUDAARCHS.
@@ -26,3 +27,16 @@ set(ENV{CUDAARCHS} "89")
 expect_archs("CUDAARCHS=89" "89" "${WORK}/env")
 set(ENV{CUDAARCHS} "")
 expect_archs("CUDAARCHS=89, configured again without it" "89" "${WORK}/env")
+
+# The build folder configured for 86 last: nvcc compiles the kernels once, the program links
+# FPO::runtime_cuda from the package, and its C back end runs (FPO_BACKEND unset: "c").
+ext_build("${WORK}/default" log)
+if(NOT log MATCHES "Building CUDA object")
+  message(FATAL_ERROR "the consumer's kernels were not compiled:\n${log}")
+endif()
+set(ENV{FPO_BACKEND} "")
+ext_run("running the consumer" log "${WORK}/default/consumer_cuda")
+if(NOT log MATCHES "consumer: OK")
+  message(FATAL_ERROR "the consumer did not print its OK line:\n${log}")
+endif()
+message("built against FPO::runtime_cuda and run: ${log}")
