@@ -566,6 +566,10 @@ char *fpo_manifest(Ir *ir, const Build *b);
 /* FNV-1a over every input (its path and its text, read again) and the defines. */
 char *fpo_source_hash(Ir *ir);
 char *fpo_report(Ir *ir, const Build *b);
+/* The variant sources (NAME.<variant>.c, and .cu where it names the cuda back end) that the
+ * manifest `text` of program `name` says its build wrote; their number in *n. None where the
+ * text is not such a manifest. */
+char **fpo_manifest_sources(const char *text, const char *name, int *n);
 
 /* ---- plan.c ---- */
 

@@ -624,6 +624,8 @@ static int generate(Options *o) {
         names[i] = out[i].name;
     Pending *all = fpo_new(sizeof(Pending) * (size_t)(nw + nout + 2));
     memcpy(all, w, sizeof(Pending) * (size_t)nw);
+    char **stale = NULL;
+    int nstale = 0;
     if (o->plan) {
         all[nw++] = (Pending){o->plan, fpo_plan(ir, o->outdir, names, nout, &b), NULL};
     } else {
@@ -640,8 +642,24 @@ static int generate(Options *o) {
             all[nw++] = (Pending){fpo_fmt("%s/%s", o->outdir, out[i].name), out[i].text, NULL};
         if (o->depfile)
             all[nw++] = (Pending){o->depfile, dep, NULL};
+        /* The variant sources the build before wrote here (its manifest names them) that this
+         * one does not (LAYOUTS or BACKENDS changed): removed once every output is written,
+         * so the folder holds this build's sources; nothing the manifest does not name. */
+        size_t len;
+        char *before = fpo_read_file(fpo_fmt("%s/%s.manifest.json", o->outdir, ir->name), "",
+                                     1 << 20, &len);
+        stale = before ? fpo_manifest_sources(before, ir->name, &nstale) : NULL;
     }
-    return write_all(all, nw) ? 2 : 0;
+    if (write_all(all, nw))
+        return 2;
+    for (int i = 0; i < nstale; i++) {
+        bool kept = false;
+        for (int k = 0; k < nout && !kept; k++)
+            kept = !strcmp(stale[i], names[k]);
+        if (!kept)
+            unlink(fpo_fmt("%s/%s", o->outdir, stale[i]));   /* (gone already: fine) */
+    }
+    return 0;
 }
 
 int main(int argc, char **argv) {

@@ -1,5 +1,6 @@
 /* manifest.c: takes a program's IR and its build, gives the manifest (what was built, as JSON:
- * embedded in the program and installed next to it) and the one-line build report. */
+ * embedded in the program and installed next to it) and the one-line build report; and reads
+ * back which variant sources an earlier manifest's build wrote. */
 #include "fpo.h"
 
 #include <jansson.h>
@@ -79,4 +80,31 @@ char *fpo_manifest(Ir *ir, const Build *b) {
 char *fpo_report(Ir *ir, const Build *b) {
     return fpo_fmt("%s: %d class%s, %d distinct variant%s", ir->name, b->nclasses,
                    b->nclasses == 1 ? "" : "es", b->nvariants, b->nvariants == 1 ? "" : "s");
+}
+
+char **fpo_manifest_sources(const char *text, const char *name, int *n) {
+    *n = 0;
+    json_t *m = json_loads(text, 0, NULL);
+    json_t *program = json_object_get(m, "program"), *variants = json_object_get(m, "variants");
+    json_t *backends = json_object_get(m, "backends");
+    char **out = NULL;
+    if (json_is_integer(json_object_get(m, "fpo_manifest")) && json_is_string(program) &&
+        !strcmp(json_string_value(program), name) && json_is_array(variants)) {
+        bool cuda = false;
+        size_t i;
+        json_t *v;
+        json_array_foreach(backends, i, v) cuda = cuda || (json_is_string(v) &&
+                                                            !strcmp(json_string_value(v), "cuda"));
+        out = fpo_new(sizeof(char *) * (2 * json_array_size(variants) + 1));
+        json_array_foreach(variants, i, v) {
+            const char *c = json_string_value(v);
+            if (!c || !*c || strchr(c, '/') || strchr(c, '.'))   /* (a variant's name only) */
+                continue;
+            out[(*n)++] = fpo_fmt("%s.%s.c", name, c);
+            if (cuda)
+                out[(*n)++] = fpo_fmt("%s.%s.cu", name, c);
+        }
+    }
+    json_decref(m);
+    return out;
 }

@@ -57,7 +57,8 @@ expect("regen_app after the edit" "${out}" WANT "regen_app: 100")
 
 # Fewer outputs, then more again: regen_main built for one layout (one variant) and back. The
 # build files change with them, and the depfile of the build before (naming the outputs then)
-# must not stop Ninja (it refuses one naming a path that is not an output of its step).
+# must not stop Ninja (it refuses one naming a path that is not an output of its step); the
+# dropped variant's source leaves the output folder.
 file(READ "${src}/CMakeLists.txt" lists)
 foreach(layouts "LAYOUTS 1x1" "")
   later()
@@ -69,6 +70,13 @@ foreach(layouts "LAYOUTS 1x1" "")
          NOT "generating program regen_other")
   ext_run("running regen_app" out "${bin}/regen_app")
   expect("regen_app with '${layouts}'" "${out}" WANT "regen_app: 100")
+  # the variant the layout drops is gone from the output folder (the manifest before named it)
+  set(se "${bin}/fpo/regen_main/regen_main.se.c")
+  if(layouts AND EXISTS "${se}")
+    message(FATAL_ERROR "with '${layouts}': ${se}, dropped by the layout, was left behind")
+  elseif(NOT layouts AND NOT EXISTS "${se}")
+    message(FATAL_ERROR "without LAYOUTS: ${se} was not written again")
+  endif()
 endforeach()
 
 # A newer generator regenerates both programs.
