@@ -84,22 +84,22 @@ endfunction()
 # before enable_language), "80;90" (A100; H100, H200, as FPO's own build) where CMake took the
 # compiler's default (75 for CUDA 12 and 13: kernels the driver would compile again, at every
 # process's first launch, on those devices). CMake writes both the default and CUDAARCHS into
-# the cache with one help string, so the judgement of the first configure (CUDAARCHS is read
-# then only) is kept beside the value it was made for; a new value is the project's choice.
+# the cache with one help string, and CUDAARCHS is read at the first configure only, so the
+# value CMake chose is remembered then (empty where the project chose): the same value later is
+# still CMake's, another one the project's.
 function(_fpo_cuda_architectures var)
-  set(${var} "" PARENT_SCOPE)
-  get_property(help CACHE CMAKE_CUDA_ARCHITECTURES PROPERTY HELPSTRING)
-  if(NOT "${_FPO_CUDA_ARCHS_SEEN}" STREQUAL "${CMAKE_CUDA_ARCHITECTURES}")
-    set(default OFF)
-    if(NOT CMAKE_CUDA_ARCHITECTURES OR
-       (help STREQUAL "CUDA architectures" AND "$ENV{CUDAARCHS}" STREQUAL ""
-        AND NOT DEFINED _FPO_CUDA_ARCHS_SEEN))
-      set(default ON)
+  if(NOT DEFINED CACHE{_FPO_CUDA_ARCHS_CMAKE})
+    get_property(help CACHE CMAKE_CUDA_ARCHITECTURES PROPERTY HELPSTRING)
+    set(chosen_by_cmake "")
+    if(help STREQUAL "CUDA architectures" AND "$ENV{CUDAARCHS}" STREQUAL "")
+      set(chosen_by_cmake "${CMAKE_CUDA_ARCHITECTURES}")
     endif()
-    set(_FPO_CUDA_ARCHS_SEEN "${CMAKE_CUDA_ARCHITECTURES}" CACHE INTERNAL "")
-    set(_FPO_CUDA_ARCHS_DEFAULT ${default} CACHE INTERNAL "")
+    set(_FPO_CUDA_ARCHS_CMAKE "${chosen_by_cmake}" CACHE INTERNAL
+        "CMAKE_CUDA_ARCHITECTURES as CMake chose it (fpo_add_program gives its kernels 80;90)")
   endif()
-  if(_FPO_CUDA_ARCHS_DEFAULT)
+  set(${var} "" PARENT_SCOPE)
+  if(NOT CMAKE_CUDA_ARCHITECTURES OR
+     (_FPO_CUDA_ARCHS_CMAKE AND CMAKE_CUDA_ARCHITECTURES STREQUAL _FPO_CUDA_ARCHS_CMAKE))
     set(${var} "80;90" PARENT_SCOPE)
   endif()
 endfunction()

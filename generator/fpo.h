@@ -575,7 +575,7 @@ char **fpo_manifest_sources(const char *text, const char *name, int *n);
 
 /* The plan: outputs, inputs, the one-line build report, whether halo/ is needed. */
 char *fpo_plan(Ir *ir, const char *outdir, char **names, int nnames, const Build *b);
-char *fpo_depfile(const char *outdir, char **names, int nnames, char **inputs, int ninputs);
+char *fpo_depfile(const char *target, char **inputs, int ninputs);
 
 /* ---- templates (generated from templates/ at build time) ---- */
 

@@ -630,7 +630,7 @@ static int generate(Options *o) {
         all[nw++] = (Pending){o->plan, fpo_plan(ir, o->outdir, names, nout, &b), NULL};
     } else {
         char *dep = NULL;
-        if (o->depfile && !(dep = fpo_depfile(o->outdir, names, nout, inputs, ninputs))) {
+        if (o->depfile && !(dep = fpo_depfile(fpo_fmt("%s/%s.h", o->outdir, ir->name), inputs, ninputs))) {
             fprintf(stderr, "fpo-gen: error: --depfile: %s\n", fpo_errmsg);
             return 2;
         }

@@ -67,18 +67,14 @@ static bool make_word(Buf *b, const char *s) {
     return true;
 }
 
-/* The depfile names one target, the first output (the program's header, whatever the layouts):
- * the build runs one command for all the outputs, and Ninja refuses a depfile naming a path
- * that is no longer one of them, as the variants a change of LAYOUTS drops would be.
+/* The depfile of the build step whose one target is `target` (the program's header, which
+ * every build writes whatever its layouts: the step writes all the outputs, and Ninja refuses a
+ * depfile naming a path that is no longer one of them, as the variants a change of LAYOUTS
+ * drops would be), depending on every input read.
  * NULL, with the reason in fpo_errmsg, when a path holds a character a depfile cannot say. */
-char *fpo_depfile(const char *outdir, char **names, int nnames, char **inputs, int ninputs) {
+char *fpo_depfile(const char *target, char **inputs, int ninputs) {
     Buf b = {0};
-    const char *bad = NULL;
-    if (nnames > 0) {
-        const char *path = fpo_fmt("%s/%s", outdir, names[0]);
-        if (!make_word(&b, path))
-            bad = path;
-    }
+    const char *bad = make_word(&b, target) ? NULL : target;
     buf_add(&b, ":");
     for (int i = 0; i < ninputs && !bad; i++) {
         buf_add(&b, " \\\n  ");
