@@ -429,6 +429,18 @@ static void widen_range(Buf *b, int depth, const char *lo_var, const char *lo, c
     buf_printf(b, "if (%s > %s) %s = %s;\n", hi, hi_var, hi_var, hi);
 }
 
+/* Fold bound d into the bounds *v (one a base): the least offset of its base where dir < 0,
+ * the greatest where dir > 0. */
+static void bound_fold(DBound **v, int *n, DBound d, int dir) {
+    for (int i = 0; i < *n; i++)
+        if ((*v)[i].base == d.base) {
+            if (dir < 0 ? d.off < (*v)[i].off : d.off > (*v)[i].off)
+                (*v)[i].off = d.off;
+            return;
+        }
+    VPUSH(*v, *n, d);
+}
+
 static void omp(Buf *b, const char *what) {
     buf_printf(b, "#ifdef _OPENMP\n#pragma omp %s\n#endif\n", what);
 }
@@ -616,16 +628,24 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
     int nloops = bl->u[G->first + G->count - 1].loop + 1;
     fused_bounds(b, bl, G, depth + 1);
     if (G->lag) {   /* the row pipeline's steps: loop l runs row r - lag[l] at step r */
+        DBound *lo = NULL, *hi = NULL;
+        int nlo = 0, nhi = 0;
         for (int l = 0; l < nloops; l++) {
             SBox f = loop_box(bl, G, l, NULL);
-            DBound lo = f.lo[1], hi = f.hi[1];
-            lo.off += G->lag[l];
-            hi.off += G->lag[l];
-            if (!l) {
-                ind(b, depth + 1);
-                buf_printf(b, "int64_t fpo_rlo = %s, fpo_rhi = %s;\n", bound(lo), bound(hi));
-            } else
-                widen_range(b, depth + 1, "fpo_rlo", bound(lo), "fpo_rhi", bound(hi));
+            f.lo[1].off += G->lag[l];
+            f.hi[1].off += G->lag[l];
+            bound_fold(&lo, &nlo, f.lo[1], -1);
+            bound_fold(&hi, &nhi, f.hi[1], 1);
+        }
+        ind(b, depth + 1);
+        buf_printf(b, "int64_t fpo_rlo = %s, fpo_rhi = %s;\n", bound(lo[0]), bound(hi[0]));
+        for (int i = 1; i < nlo; i++) {   /* bounds on other bases: compared at run time */
+            ind(b, depth + 1);
+            buf_printf(b, "if (%s < fpo_rlo) fpo_rlo = %s;\n", bound(lo[i]), bound(lo[i]));
+        }
+        for (int i = 1; i < nhi; i++) {
+            ind(b, depth + 1);
+            buf_printf(b, "if (%s > fpo_rhi) fpo_rhi = %s;\n", bound(hi[i]), bound(hi[i]));
         }
     }
     omp(b, "parallel num_threads(p->nthreads)");

@@ -862,52 +862,96 @@ void fpo_c_rim(Buf *b, const void *ctx, Node *body, const char *const box[4], co
 
 /* ---- I loops split at tile-edge regions ---- */
 
-/* Add to the bounds of the middle part the regions of `n` anchored at a west or east edge
- * (held by this class); count them in *nr. */
-static void isplit_bounds(Emit *e, Node *n, int *nr) {
+/* Collect in *v the regions of `n` anchored at a tile edge on axis `ax` that ranks of this
+ * class can hold (their axis `ax`). */
+static void edge_axes(Emit *e, Node *n, int ax, RegionAxis **v, int *nv) {
     for (; n; n = n->next) {
-        if (n->kind == ND_REGION && fpo_c_held(e, n) && region_edge(&n->reg[0], 0)) {
-            RegionAxis *r = &n->reg[0];
-            unsigned need = region_edge(r, 0);
-            const char *test = need & e->known ? "" : fpo_fmt("(fpo_edges & %uu) && ", need);
-            Buf line = {0};
-            if (r->lo_base == RB_START)   /* holds for i + ti < hi: the middle starts there */
-                buf_printf(&line, "if (%s%lld - fpo_ti > fpo_ia) fpo_ia = %lld - fpo_ti;\n", test,
-                           (long long)r->hi, (long long)r->hi);
-            else {                        /* holds for i + ti >= tni - 1 + lo */
-                Buf x = {0};
-                fpo_c_offset(&x, "fpo_tni - 1", r->lo);
-                buf_printf(&line, "if (%s%s - fpo_ti < fpo_ib) fpo_ib = %s - fpo_ti;\n", test,
-                           x.s, x.s);
-            }
-            if (!e->b->s || !strstr(e->b->s, line.s)) {   /* regions at one column test once */
-                fpo_c_ind(e);
-                buf_add(e->b, line.s);
-            }
-            (*nr)++;
-        }
-        isplit_bounds(e, n->then, nr);
-        isplit_bounds(e, n->els, nr);
-        isplit_bounds(e, n->body, nr);
+        if (n->kind == ND_REGION && fpo_c_held(e, n) && region_edge(&n->reg[ax], ax))
+            VPUSH(*v, *nv, n->reg[ax]);
+        edge_axes(e, n->then, ax, v, nv);
+        edge_axes(e, n->els, ax, v, nv);
+        edge_axes(e, n->body, ax, v, nv);
     }
 }
 
-/* Add to the test of "a south or north edge region holds in this row" (`*sep` before it) the
- * regions of `n` anchored at one of those edges; count them in *nr. */
-static void jsplit_cond(Emit *e, Node *n, int *nr, const char **sep) {
-    for (; n; n = n->next) {
-        if (n->kind == ND_REGION && fpo_c_held(e, n) && region_edge(&n->reg[1], 1)) {
-            const char *and = "";
-            buf_printf(e->b, "%s(", *sep);
-            emit_axis_cond(e, &n->reg[1], 1, &and, NULL);
-            buf_add(e->b, ")");
-            *sep = " || ";
-            (*nr)++;
-        }
-        jsplit_cond(e, n->then, nr, sep);
-        jsplit_cond(e, n->els, nr, sep);
-        jsplit_cond(e, n->body, nr, sep);
+static int axis_order(const void *a, const void *b) {
+    const RegionAxis *x = a, *y = b;
+    if (x->lo_base != y->lo_base)
+        return x->lo_base - y->lo_base;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The union of edge-anchored axes v[0 .. n): sorted by edge and start, those of one edge that
+ * overlap or touch merged into one; returns the count left. */
+static int axes_union(RegionAxis *v, int n) {
+    if (n > 1)   /* (v is NULL where n is 0) */
+        qsort(v, (size_t)n, sizeof *v, axis_order);
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (m && v[m - 1].lo_base == v[i].lo_base && v[i].lo <= v[m - 1].hi) {
+            if (v[i].hi > v[m - 1].hi)
+                v[m - 1].hi = v[i].hi;
+        } else
+            v[m++] = v[i];
     }
+    return m;
+}
+
+/* The bounds of the middle part of a row's I loop: after every region of `bodies` anchored at
+ * the west edge, before every one anchored at the east edge (the latest end of the first, the
+ * earliest start of the second); returns the regions' count. */
+static int isplit_bounds(Emit *e, Node **bodies, int nbodies) {
+    RegionAxis *v = NULL;
+    int n = 0;
+    for (int k = 0; k < nbodies; k++)
+        edge_axes(e, bodies[k], 0, &v, &n);
+    bool west = false, east = false;
+    int64_t hi = 0, lo = 0;
+    for (int i = 0; i < n; i++) {
+        if (v[i].lo_base == RB_START) {   /* holds for i + ti < hi: the middle starts there */
+            hi = west && hi > v[i].hi ? hi : v[i].hi;
+            west = true;
+        } else {                          /* holds for i + ti >= tni - 1 + lo */
+            lo = east && lo < v[i].lo ? lo : v[i].lo;
+            east = true;
+        }
+    }
+    for (int side = 0; side < 2; side++) {
+        unsigned need = side ? EDGE_E : EDGE_W;
+        if (!(side ? east : west))
+            continue;
+        const char *test = need & e->known ? "" : fpo_fmt("(fpo_edges & %uu) && ", need);
+        fpo_c_ind(e);
+        if (!side)
+            buf_printf(e->b, "if (%s%lld - fpo_ti > fpo_ia) fpo_ia = %lld - fpo_ti;\n", test,
+                       (long long)hi, (long long)hi);
+        else {
+            Buf x = {0};
+            fpo_c_offset(&x, "fpo_tni - 1", lo);
+            buf_printf(e->b, "if (%s%s - fpo_ti < fpo_ib) fpo_ib = %s - fpo_ti;\n", test, x.s,
+                       x.s);
+        }
+    }
+    return n;
+}
+
+/* The test "a south or north edge region of `bodies` holds in this row": the union of their
+ * rows, an interval a line; returns the regions' count (0: no test). */
+static int jsplit_cond(Emit *e, Node **bodies, int nbodies) {
+    RegionAxis *v = NULL;
+    int n = 0;
+    for (int k = 0; k < nbodies; k++)
+        edge_axes(e, bodies[k], 1, &v, &n);
+    int m = axes_union(v, n);
+    const char *sep = "";
+    for (int i = 0; i < m; i++) {
+        const char *and = "";
+        buf_printf(e->b, "%s(", sep);
+        emit_axis_cond(e, &v[i], 1, &and, NULL);
+        buf_add(e->b, ")");
+        sep = " || ";
+    }
+    return n;
 }
 
 /* The rows of a tile's south and north regions, for the row versions of fpo_c_iloop. */
@@ -942,9 +986,7 @@ static void isplit(Emit *e, Buf *b, Node **bodies, int nbodies, const char *ib, 
     Buf bounds = {0};   /* the bounds' tests, written before the loops */
     e->b = &bounds;
     e->indent = depth + 1;
-    int nr = 0;
-    for (int k = 0; k < nbodies; k++)
-        isplit_bounds(e, bodies[k], &nr);
+    int nr = isplit_bounds(e, bodies, nbodies);
     e->b = b;
     e->indent = depth;
     if (!nr) {
@@ -1007,10 +1049,7 @@ void fpo_c_iloop(Buf *b, Node **bodies, int nbodies, const void *ctx, const char
     Emit e = *(const Emit *)ctx;
     Buf cond = {0};
     e.b = &cond;
-    int nj = 0;
-    const char *sep = "";
-    for (int k = 0; k < nbodies; k++)
-        jsplit_cond(&e, bodies[k], &nj, &sep);
+    int nj = jsplit_cond(&e, bodies, nbodies);
     if (!nj) {
         isplit(&e, b, bodies, nbodies, ib, ie, depth, 0, indep, point, arg);
         return;
