@@ -22,6 +22,8 @@ typedef struct Emit {
     const char *stream;      /* that back end's stream: fields are device memory, corner fills
                               * are queued there, host callbacks wait for it; NULL: the host */
     KReads *kreads;          /* a CUDA kernel's reads checked by --instrument bounds (opt.h) */
+    Buf *fns;                /* file scope before run: the functions run calls for a fused
+                              * group's I-J loops (emit_fused.c); NULL: every loop inline */
 } Emit;
 
 void fpo_c_ind(Emit *e);                    /* e's indentation */

@@ -750,7 +750,7 @@ static char *emit_variant(Prog *pg, unsigned edges, char **body) {
     Ir *ir = pg->ir;
     Buf stencils = {0}, run = {0};
     Sched *sched = pg->build->sched;
-    Emit e = {ir, &stencils, NULL, 0, EDGE_ALL, edges, sched, 0, NULL, NULL, NULL, NULL};
+    Emit e = {ir, &stencils, NULL, 0, EDGE_ALL, edges, sched, 0, NULL, NULL, NULL, NULL, NULL};
     for (int s = 0; s < ir->nstencils && !fpo_sched_inline(sched); s++)
         fpo_c_stencil(&e, ir->stencils[s], fpo_extent(ir->stencils[s]));
     e.b = &run;
@@ -760,8 +760,11 @@ static char *emit_variant(Prog *pg, unsigned edges, char **body) {
         buf_printf(&run, "    %s %s = 0;\n", fpo_c_type(v->dt), fpo_c_name(v->name));
         buf_printf(&run, "    (void)%s;\n", fpo_c_name(v->name));
     }
-    if (fpo_sched_inline(sched))
+    if (fpo_sched_inline(sched)) {
         fpo_emit_views(&run, sched);
+        e.fns = &stencils;   /* a fused group's I-J loops: functions before run */
+        sched->nfns = 0;
+    }
     emit_run(&e, pg, ir->body);
     buf_add(&stencils, "");
     buf_add(&run, "");
@@ -781,7 +784,7 @@ char *fpo_c_run_body(Ir *ir, const Build *bd, unsigned edges, FpoBlockFn *block,
                      const char *stream) {
     Prog pg = prog_of(ir, bd);
     Buf run = {0};
-    Emit e = {ir, &run, NULL, 1, EDGE_ALL, edges, bd->sched, 0, block, arg, stream, NULL};
+    Emit e = {ir, &run, NULL, 1, EDGE_ALL, edges, bd->sched, 0, block, arg, stream, NULL, NULL};
     for (int i = 0; i < ir->nscalars; i++) {
         Var *v = ir->scalars[i];
         buf_printf(&run, "    %s %s = 0;\n", fpo_c_type(v->dt), fpo_c_name(v->name));

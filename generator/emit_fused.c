@@ -1,7 +1,7 @@
-/* emit_fused.c: takes the optimized schedule, gives the C of its blocks (inlined in run): each
- * fused group one parallel K loop holding its I-J loops, temporaries as arrays of the pool,
- * per-thread planes or scalars; other nests as the unfused form runs them. Also the pool
- * allocation of open and the memory report. */
+/* emit_fused.c: takes the optimized schedule, gives the C of its blocks (inlined in run, a
+ * large group's loops in functions before it): each fused group one parallel K loop holding
+ * its I-J loops, temporaries as arrays of the pool, per-thread planes or scalars; other nests
+ * as the unfused form runs them. Also the pool allocation of open and the memory report. */
 #include "opt.h"
 
 #include <stdlib.h>
@@ -539,26 +539,28 @@ static int *groups_slots(Sched *s, Block *bl, FGroup *g0, int ng, int *n) {
     return fpo_nests_slots(s, bl, g0->first, count, n);
 }
 
-/* This thread's planes of a fused group: a whole level, or a ring of rows. */
+/* This thread's plane of slot x: a whole level, or a ring of rows. */
+static void plane_view(Buf *b, Sched *s, int x, int depth) {
+    const char *t = fpo_c_type(s->slots[x]->dt), *n = slot_name(s, x);
+    ind(b, depth);
+    buf_printf(b, "const int64_t fpo_sj_%s = p->hi[%d][0] - p->lo[%d][0];\n", n, x, x);
+    ind(b, depth);
+    if (s->ring[x])   /* a ring of rows: row j at j & (rows - 1) */
+        buf_printf(b, "%s *restrict %s = (%s *)FPO_MINE(p, %d) - p->lo[%d][0];   "
+                      "/* ring of %d rows */\n",
+                   t, n, t, x, x, s->ring[x]);
+    else
+        buf_printf(b, "%s *restrict %s = (%s *)FPO_MINE(p, %d) - (p->lo[%d][0] + "
+                      "p->lo[%d][1] * fpo_sj_%s);\n",
+                   t, n, t, x, x, x, n);
+}
+
+/* This thread's planes of a fused group. */
 static void plane_views(Buf *b, Sched *s, Block *bl, FGroup *G, int depth) {
     int nx, *xs = groups_slots(s, bl, G, 1, &nx);
-    for (int e = 0; e < nx; e++) {
-        int x = xs[e];
-        if (x < s->nfparams || s->store[x] != SK_PLANE)
-            continue;
-        const char *t = fpo_c_type(s->slots[x]->dt), *n = slot_name(s, x);
-        ind(b, depth);
-        buf_printf(b, "const int64_t fpo_sj_%s = p->hi[%d][0] - p->lo[%d][0];\n", n, x, x);
-        ind(b, depth);
-        if (s->ring[x])   /* a ring of rows: row j at j & (rows - 1) */
-            buf_printf(b, "%s *restrict %s = (%s *)FPO_MINE(p, %d) - p->lo[%d][0];   "
-                          "/* ring of %d rows */\n",
-                       t, n, t, x, x, s->ring[x]);
-        else
-            buf_printf(b, "%s *restrict %s = (%s *)FPO_MINE(p, %d) - (p->lo[%d][0] + "
-                          "p->lo[%d][1] * fpo_sj_%s);\n",
-                       t, n, t, x, x, x, n);
-    }
+    for (int e = 0; e < nx; e++)
+        if (xs[e] >= s->nfparams && s->store[xs[e]] == SK_PLANE)
+            plane_view(b, s, xs[e], depth);
 }
 
 /* A row pipeline's fetches at step fpo_r of level k before its I-J loop l (pass_prefetch): of
@@ -581,16 +583,20 @@ static void fetch_rows(Buf *b, Sched *s, FGroup *G, int l, int nloops, const int
     }
 }
 
-/* I-J loop l of a fused group at level k: its whole box, or (with lags) its row
- * fpo_r - lag[l], within `rows` when given (a joined group: this thread's rows). */
-static void fused_loop(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l, const char *rows,
-                       int d) {
-    SBox common, box = loop_box(bl, G, l, &common);
-    ind(b, d);
-    buf_printf(b, "if (k >= fpo_kb%d && k < fpo_ke%d) {\n", l, l);
-    int first = fpo_loop_first(bl, G, l), end = first;   /* the loop's nests: [first, end) */
+/* The nests of I-J loop l of a fused group: [*first, end). */
+static int loop_nests(Block *bl, FGroup *G, int l, int *first) {
+    int end = *first = fpo_loop_first(bl, G, l);
     while (end < G->first + G->count && bl->u[end].loop == l)
         end++;
+    return end;
+}
+
+/* I-J loop l of a fused group at level k, one level in from depth d: its whole box, or (with
+ * lags) its row fpo_r - lag[l], within `rows` when given (a joined group: this thread's rows). */
+static void fused_loop_body(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l,
+                            const char *rows, int d) {
+    SBox common, box = loop_box(bl, G, l, &common);
+    int first, end = loop_nests(bl, G, l, &first);
     /* Scalars of this loop. */
     Buf pre = {0};
     int nx, *xs = fpo_nests_slots(s, bl, first, end - first, &nx);
@@ -617,8 +623,116 @@ static void fused_loop(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l, co
         buf_add(b, "}\n");
     } else
         ij_loops(b, &box, &common, &ps, d + 1);
+}
+
+/* I-J loop l of a fused group at level k, in its K range (fused_loop_body). */
+static void fused_loop(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l, const char *rows,
+                       int d) {
+    ind(b, d);
+    buf_printf(b, "if (k >= fpo_kb%d && k < fpo_ke%d) {\n", l, l);
+    fused_loop_body(b, s, m, bl, G, l, rows, d);
     ind(b, d);
     buf_add(b, "}\n");
+}
+
+static bool array_written(Sched *s, int x);
+
+/* The views of a fused group whose loops go to functions (chunk_fn): one struct a group,
+ * filled once a thread in its parallel region, each view a member of the name it has there;
+ * `as`: the struct's declaration (0), its initializer (1), or a function's views of slot x
+ * from it (2). */
+static void view_text(Buf *b, Sched *s, int x, int as) {
+    const char *t = fpo_c_type(s->slots[x]->dt), *n = slot_name(s, x);
+    bool array = s->store[x] == SK_ARRAY;
+    const char *cq = array && !array_written(s, x) ? "const " : "";
+    if (as == 0)
+        buf_printf(b, "    %s%s *%s;\n    int64_t fpo_sj_%s%s%s;\n", cq, t, n, n,
+                   array ? ", fpo_sk_" : "", array ? n : "");
+    else if (as == 1)
+        buf_printf(b, ", %s, fpo_sj_%s%s%s", n, n, array ? ", fpo_sk_" : "", array ? n : "");
+    else {
+        buf_printf(b, "    %s%s *restrict %s = fpo_c->%s;\n", cq, t, n, n);
+        buf_printf(b, "    const int64_t fpo_sj_%s = fpo_c->fpo_sj_%s;\n", n, n);
+        if (array)
+            buf_printf(b, "    const int64_t fpo_sk_%s = fpo_c->fpo_sk_%s;\n", n, n);
+        buf_printf(b, "    (void)%s, (void)fpo_sj_%s%s%s;\n", n, n, array ? ", (void)fpo_sk_" : "",
+                   array ? n : "");
+    }
+}
+
+/* Whether slot x's views are in a fused group's struct of views (view_text). */
+static bool viewed(Sched *s, int x) {
+    return s->store[x] == SK_ARRAY || (x >= s->nfparams && s->store[x] == SK_PLANE);
+}
+
+/* A fused group's K loop body larger than this many bytes of C goes to functions of about
+ * this size (chunk_fn): GCC's time on a function grows faster than the function (the example
+ * model's step, variant `all`, at -O3: 24 s with its group's 25 loops in one function, 7.8 s
+ * in 6; the shallow-water step's: 82 s and 43 s), and a call a step of the pipeline costs
+ * little beside a chunk's rows. Smaller bodies (a variant of inner tiles, most ranks of a large
+ * run) stay inline. */
+enum { FN_BYTES = 96 * 1024 };
+
+/* Loops [l0, l1) of a fused group as one function (`static void fpo_loopsN`, written to the
+ * file before run: fpo_c_fns) and its call in the group's K loop (with lags: at step fpo_r),
+ * the fetches ahead before each loop as inline (fetch_rows, *fm). The function takes the
+ * views its nests touch from the thread's struct `views` (view_text) into restrict locals of
+ * the names the inline loops use, and the tile's numbers and its loops' K ranges from p; the
+ * stages' scalar arguments, evaluated once a group, come as parameters. It has the vectors
+ * run has (FPO_NARROW_, pass_width). */
+static void chunk_fn(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l0, int l1, int nloops,
+                     const int *fx, int nf, int *fm, const char *views, int d) {
+    Buf *f = fpo_c_fns(m->ctx), params = {0}, args = {0}, voids = {0}, kb = {0};
+    const char *name = fpo_fmt("fpo_loops%d", s->nfns++);
+    int first, end = loop_nests(bl, G, l1 - 1, &first);
+    loop_nests(bl, G, l0, &first);
+    for (int i = first; i < end; i++) {
+        Unit *u = &bl->u[i];
+        if (i > first && u[-1].stage == u->stage)
+            continue;   /* a stage's nests are consecutive (sched.c) */
+        for (int p = 0; p < u->st->nparams; p++) {
+            Var *v = u->st->params[p];
+            if (v->ax != AX_SCALAR)
+                continue;
+            const char *a = scalar_alias(u, v)->name;
+            buf_printf(&params, ", const %s %s", fpo_c_type(v->dt), a);
+            buf_printf(&args, ", %s", a);
+            buf_printf(&voids, "    (void)%s;\n", a);
+        }
+    }
+    for (int l = l0; l < l1; l++) {   /* the loops' K ranges, as fused_bounds writes them */
+        Unit *u = loop_unit(bl, G, l);
+        buf_printf(&kb, "    const int64_t fpo_kb%d = %s, fpo_ke%d = %s;\n", l,
+                   bound(u->box.lo[2]), l, bound(u->box.hi[2]));
+    }
+    Loc loc = bl->u[G->first].stage->loc;
+    buf_printf(f, "\n/* run's fused group at %s:%d: I-J loops %d to %d (%s to %s), at level k%s */\n",
+               fpo_loc_path(loc), loc.line, l0, l1 - 1, bl->u[first].st->name,
+               bl->u[end - 1].st->name, G->lag ? ", step fpo_r" : "");
+    buf_printf(f, "%sstatic void %s(%s *p, const struct %s *fpo_c, const int64_t k%s%s) {\n",
+               s->narrow ? "FPO_NARROW_\n" : "", name, fpo_c_prog(m->ctx), views,
+               G->lag ? ", const int64_t fpo_r" : "", params.s ? params.s : "");
+    buf_printf(f, "    const int64_t nx = p->dom.nx, ny = p->dom.ny, nz = p->dom.nz;\n"
+                  "    const int64_t fpo_ti = p->dom.i0, fpo_tj = p->dom.j0, fpo_tni = "
+                  "p->dom.tile_nx, fpo_tnj = p->dom.tile_ny;\n"
+                  "    const unsigned fpo_edges = p->edges;\n"
+                  "    (void)nx, (void)ny, (void)nz, (void)k%s;\n"
+                  "    (void)fpo_ti, (void)fpo_tj, (void)fpo_tni, (void)fpo_tnj, (void)fpo_edges;\n"
+                  "%s%s",
+               G->lag ? ", (void)fpo_r" : "", voids.s ? voids.s : "", kb.s);
+    int nx, *xs = fpo_nests_slots(s, bl, first, end - first, &nx);
+    for (int i = 0; i < nx; i++)
+        if (viewed(s, xs[i]))
+            view_text(f, s, xs[i], 2);
+    for (int l = l0; l < l1; l++) {
+        if (G->lag)
+            fetch_rows(f, s, G, l, nloops, fx, nf, fm, 1);
+        fused_loop(f, s, m, bl, G, l, NULL, 1);
+    }
+    buf_add(f, "}\n");
+    ind(b, d);
+    buf_printf(b, "%s(p, &fpo_c, k%s%s);\n", name, G->lag ? ", fpo_r" : "",
+               args.s ? args.s : "");
 }
 
 static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth) {
@@ -648,10 +762,38 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
             buf_printf(b, "if (%s > fpo_rhi) fpo_rhi = %s;\n", bound(hi[i]), bound(hi[i]));
         }
     }
+    /* The loops' sizes as C (each written once more, below, inline or in a function): over
+     * FN_BYTES in all, they go to functions of about FN_BYTES each (chunk_fn; not with
+     * --instrument bounds: its record fpo_kout is run's, and each writing of a loop numbers
+     * its checked reads again). */
+    size_t *size = fpo_new(sizeof(size_t) * (size_t)nloops), total = 0;
+    bool fns = fpo_c_fns(m->ctx) && !s->ins.bounds;
+    for (int l = 0; fns && l < nloops; l++) {
+        Buf t = {0};
+        fused_loop(&t, s, m, bl, G, l, NULL, 1);
+        total += size[l] = t.len;
+    }
+    fns = fns && total > FN_BYTES;
     omp(b, "parallel num_threads(p->nthreads)");
     ind(b, depth + 1);
     buf_add(b, "{\n");
     plane_views(b, s, bl, G, depth + 2);
+    const char *views = fpo_fmt("fpo_views%d", s->nfns);
+    if (fns) {   /* the views the loops' functions take (view_text) */
+        Buf *f = fpo_c_fns(m->ctx), init = {0};
+        int nv, *vs = groups_slots(s, bl, G, 1, &nv);
+        buf_printf(f, "\n/* the views of run's fused group at %s:%d, for its loops' functions */\n"
+                      "struct %s {\n", fpo_loc_path(bl->u[G->first].stage->loc),
+                   bl->u[G->first].stage->loc.line, views);
+        for (int e = 0; e < nv; e++)
+            if (viewed(s, vs[e])) {
+                view_text(f, s, vs[e], 0);
+                view_text(&init, s, vs[e], 1);
+            }
+        buf_add(f, "};\n");
+        ind(b, depth + 2);
+        buf_printf(b, "const struct %s fpo_c = {%s};\n", views, init.s ? init.s + 2 : "0");
+    }
     omp(b, "for schedule(static)");
     ind(b, depth + 2);
     buf_add(b, "for (int64_t k = fpo_klo; k < fpo_khi; k++) {\n");
@@ -669,10 +811,19 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
             if (G->fetch[xs[e]].on)
                 VPUSH(fx, nf, xs[e]);
     }
-    for (int l = 0; l < nloops; l++) {
+    for (int l = 0; l < nloops;) {
+        if (fns) {   /* loops [l, l1) to about FN_BYTES */
+            int l1 = l + 1;
+            for (size_t n = size[l]; l1 < nloops && n + size[l1] <= FN_BYTES; l1++)
+                n += size[l1];
+            chunk_fn(b, s, m, bl, G, l, l1, nloops, fx, nf, &fm, views, d);
+            l = l1;
+            continue;
+        }
         if (G->lag)
             fetch_rows(b, s, G, l, nloops, fx, nf, &fm, d);
         fused_loop(b, s, m, bl, G, l, NULL, d);
+        l++;
     }
     if (G->lag) {
         ind(b, depth + 3);
@@ -1176,6 +1327,32 @@ void fpo_emit_decls(Buf *b, Sched *s) {
     buf_add(b, "\n    NULL};\n");
 }
 
+/* Whether a nest of the program writes array x (its views are const where none does). */
+static bool array_written(Sched *s, int x) {
+    bool written = false;
+    for (int e = 0; e < s->nusers[x]; e++)
+        written |= fpo_unit_acc(&s->blocks[s->users[x][e].block].u[s->users[x][e].unit],
+                                x)->write;
+    return written;
+}
+
+/* The view of array x (a field or a temporary in the pool): a pointer at (0, 0, 0) and the
+ * J and K strides. */
+static void array_view(Buf *b, Sched *s, int x, int depth) {
+    const char *f = fpo_array_of(s, x);
+    const char *t = fpo_c_type(s->slots[x]->dt), *cq = array_written(s, x) ? "" : "const ";
+    const char *n = slot_name(s, x);
+    ind(b, depth);
+    buf_printf(b, "const int64_t fpo_sj_%s = %s.stride[1], fpo_sk_%s = %s.stride[2];\n", n, f, n,
+               f);
+    ind(b, depth);
+    buf_printf(b, "%s%s *restrict %s = (%s%s *)%s.data - (%s.lo[0] + %s.lo[1] * fpo_sj_%s + "
+                  "%s.lo[2] * fpo_sk_%s);\n",
+               cq, t, n, cq, t, f, f, f, n, f, n);
+    ind(b, depth);
+    buf_printf(b, "(void)fpo_sj_%s, (void)fpo_sk_%s, (void)%s;\n", n, n, n);
+}
+
 /* At the top of run: a pointer and strides per field parameter and array temporary. */
 void fpo_emit_views(Buf *b, Sched *s) {
     buf_add(b, "    const int64_t fpo_ti = p->dom.i0, fpo_tj = p->dom.j0, fpo_tni = p->dom.tile_nx, "
@@ -1183,26 +1360,11 @@ void fpo_emit_views(Buf *b, Sched *s) {
                "    (void)fpo_ti, (void)fpo_tj, (void)fpo_tni, (void)fpo_tnj, (void)fpo_edges;\n");
     if (s->ins.bounds)   /* the first variable-K read out of its field's levels (fpo_klev_) */
         buf_add(b, "    fpo_kbad_ fpo_kout = {0};\n    (void)fpo_kout;\n");
-    for (int x = 0; x < s->nslots; x++) {
-        if (s->store[x] != SK_ARRAY)
-            continue;
-        bool used = s->nusers[x] > 0, written = false;
-        for (int e = 0; e < s->nusers[x]; e++)
-            written |= fpo_unit_acc(&s->blocks[s->users[x][e].block].u[s->users[x][e].unit],
-                                    x)->write;
-        if (!used)
-            continue;
-        const char *f = fpo_array_of(s, x);
-        const char *t = fpo_c_type(s->slots[x]->dt), *cq = written ? "" : "const ";
-        const char *n = slot_name(s, x);
-        buf_printf(b, "    const int64_t fpo_sj_%s = %s.stride[1], fpo_sk_%s = "
-                      "%s.stride[2];\n", n, f, n, f);
-        buf_printf(b, "    %s%s *restrict %s = (%s%s *)%s.data - (%s.lo[0] + %s.lo[1] * "
-                      "fpo_sj_%s + %s.lo[2] * fpo_sk_%s);\n",
-                   cq, t, n, cq, t, f, f, f, n, f, n);
-        buf_printf(b, "    (void)fpo_sj_%s, (void)fpo_sk_%s, (void)%s;\n", n, n, n);
-    }
+    for (int x = 0; x < s->nslots; x++)
+        if (s->store[x] == SK_ARRAY && s->nusers[x] > 0)
+            array_view(b, s, x, 1);
 }
+
 
 /* ---- open: one pool for every temporary; the memory report ---- */
 

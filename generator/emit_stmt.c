@@ -1329,11 +1329,15 @@ void fpo_c_stencil(Emit *e, Decl *s, StencilInfo *si) {
 
 const void *fpo_c_ctx(Ir *ir, unsigned edges) {
     Emit *e = fpo_new(sizeof *e);
-    *e = (Emit){ir, NULL, NULL, 0, EDGE_ALL, edges, NULL, 0, NULL, NULL, NULL, NULL};
+    *e = (Emit){ir, NULL, NULL, 0, EDGE_ALL, edges, NULL, 0, NULL, NULL, NULL, NULL, NULL};
     return e;
 }
 
 void fpo_c_kreads(const void *ctx, KReads *k) { ((Emit *)ctx)->kreads = k; }
+
+Buf *fpo_c_fns(const void *ctx) { return ctx ? ((const Emit *)ctx)->fns : NULL; }
+
+const char *fpo_c_prog(const void *ctx) { return ((const Emit *)ctx)->ir->name; }
 
 unsigned char *fpo_c_used(const void *ctx, Decl *s, Node *body) {
     Emit e = *(const Emit *)ctx;

@@ -120,6 +120,7 @@ typedef struct Sched {
     Instrument ins;
     char **ksites;         /* --instrument bounds: what each checked read is (site k + 1) */
     int nksites;
+    int nfns;              /* emit_fused: the functions of I-J loops written for this variant */
 } Sched;
 
 /* How one I-J loop of a fused group touches a slot (sched.c). */
@@ -304,6 +305,10 @@ typedef struct KReads {
     int count, at;
 } KReads;
 void fpo_c_kreads(const void *ctx, KReads *k);
+/* The file-scope text before run where ctx's run may put functions it calls (NULL: none),
+ * and the program's C name (the type of run's p). */
+Buf *fpo_c_fns(const void *ctx);
+const char *fpo_c_prog(const void *ctx);
 const char *fpo_c_name(const char *name);
 /* per param and temp slot of s (fpo_slot): whether body, as emitted in ctx, mentions it */
 unsigned char *fpo_c_used(const void *ctx, Decl *s, Node *body);

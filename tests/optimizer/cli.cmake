@@ -149,6 +149,21 @@ gen(0 -o "${DIR}/step_report" --report -p em_step "${STEP_SOURCE}")
 if(NOT out MATCHES "-> 1 group .* 19 temporaries: 0 arrays .* 19 planes")
   message(FATAL_ERROR "--report of step.fpo: ${out}")
 endif()
+# A group whose K loop is more than about 96 KB of C puts its loops into functions of about
+# that size (emit_fused.c, FN_BYTES: GCC's time on one function grows faster than the
+# function), marked as run is (FPO_NARROW_: the step's pipelines are heavy on arithmetic); a
+# variant of inner tiles keeps them inline.
+file(READ "${DIR}/step_report/em_step.all.c" all)
+file(READ "${DIR}/step_report/em_step.interior.c" inner)
+string(REGEX MATCHALL "\nFPO_NARROW_\nstatic void fpo_loops[0-9]+[(]em_step [*]p, const struct fpo_views0 [*]fpo_c, const int64_t k, const int64_t fpo_r[)]"
+       fns "${all}")
+list(LENGTH fns nfns)
+string(REGEX MATCHALL "fpo_loops[0-9]+[(]p, &fpo_c, k, fpo_r[)];" calls "${all}")
+list(LENGTH calls ncalls)
+if(nfns LESS 4 OR NOT ncalls EQUAL nfns OR inner MATCHES "fpo_loops")
+  message(FATAL_ERROR "step.fpo: ${nfns} loop functions and ${ncalls} calls in variant all "
+                      "(4 or more expected, as many calls), or some in variant interior")
+endif()
 # The IR after pass_corners keeps each fill statement on its stencil call and reads back to the
 # same program.
 gen(0 -o "${DIR}/step_direct" -p em_step --dump-ir-after corners "${DIR}/step_corners.json"
