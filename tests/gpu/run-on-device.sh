@@ -22,7 +22,8 @@
 # the C back end (the same h fingerprint; its NetCDF file written); the shallow-water model on
 # 6 ranks, fused and unfused on the GPU against the C back end (one fingerprint of h, u, v;
 # the time per step of each at N = 24, 192, 384), and again under NVIDIA's MPS where the
-# machine has it (with the example model at N = 384); the GPU benchmark
+# machine has it (with the example model at N = 384, and in each kernel shape of the sweep's
+# FPO_EXAMPLE_SWEEP_SHAPES that was built: fpo_example_model_<tag>); the GPU benchmark
 # (fpo_cuda_bench: chain and transport step fused and unfused, the device triad, the C back end
 # on all the machine's cores, the host time of a run, the chain written by hand as one kernel
 # in eight shapes) at three sizes and every
@@ -49,9 +50,17 @@ sweep_benches() {
     [ -z "$shapes" ] || sed -n 's/^FPO_CUDA_SWEEP_SHAPES:STRING=//p' "$1/CMakeCache.txt" |
         tr ';' '\n' | sed 's/|.*//; s/^/fpo_cuda_bench_/'
 }
+# The example model's shapes the same build has (FPO_EXAMPLE_SWEEP_SHAPES), as sweep_benches.
+sweep_models() {
+    local shapes
+    shapes=$(sed -n 's/^FPO_CUDA_SWEEP:BOOL=ON$/on/p' "$1/CMakeCache.txt")
+    [ -z "$shapes" ] || sed -n 's/^FPO_EXAMPLE_SWEEP_SHAPES:STRING=//p' "$1/CMakeCache.txt" |
+        tr ';' '\n' | sed 's/|.*//; /^$/d; s/^/fpo_example_model_/'
+}
 if [ "${1:-}" = "--targets" ]; then   # the ninja targets of --stage's programs in build $2
     for b in $stage_bins; do printf '%s\n' "${b##*/}"; done
     sweep_benches "${2:?usage: --targets BUILD_DIR}"
+    sweep_models "$2"
     exit 0
 fi
 if [ "${1:-}" = "--stage" ]; then
@@ -67,6 +76,9 @@ if [ "${1:-}" = "--stage" ]; then
     for sweep in "${sweeps[@]}"; do
         for t in $(sweep_benches "$sweep"); do
             bins+=("$sweep/tests/cuda/$t")
+        done
+        for t in $(sweep_models "$sweep"); do
+            bins+=("$sweep/example_model/$t")
         done
     done
     for f in "${bins[@]}"; do
@@ -196,11 +208,12 @@ for form in fused unfused; do
 done
 
 # the example model on 6 ranks sharing the GPU: the C back end's h, bit for bit
-model() {   # model NP BACKEND ARGS...: prints its output, leaves it in $model_out
+model() {   # model NP BACKEND ARGS...: prints its output, leaves it in $model_out (EM: the
+            # program, fpo_example_model by default)
     local np=$1 be=$2
     shift 2
     model_out=$(OMP_NUM_THREADS=$(( $(nproc) / np > 0 ? $(nproc) / np : 1 )) \
-                $mpirun -n "$np" "$bin/fpo_example_model" -b "$be" "$@" 2>&1)
+                $mpirun -n "$np" "$bin/${EM:-fpo_example_model}" -b "$be" "$@" 2>&1)
     echo "$model_out"
 }
 model_same() {   # model_same NP ARGS...: C and CUDA give one fingerprint; notes their times
@@ -212,7 +225,28 @@ model_same() {   # model_same NP ARGS...: C and CUDA give one fingerprint; notes
         gt=$(echo "$model_out" | sed -n 's/^time per step after the first //p') &&
         echo "$model_out" | grep -q '^backend: cuda' &&
         note "      model $* on $np ranks${CUDA_MPS_PIPE_DIRECTORY:+ (MPS)}: time per step after the first: C (all cores) $ct, CUDA $gt" &&
-        { echo "fingerprints: c $c, cuda $g"; [ -n "$c" ] && [ "$c" = "$g" ]; }
+        { echo "fingerprints: c $c, cuda $g"; [ -n "$c" ] && [ "$c" = "$g" ]; } &&
+        model_c=$c model_cuda_time=$gt
+}
+# the model's step built in the sweep's other shapes (fpo_example_model_<tag>) after a
+# model_same of the same arguments: the C back end's fingerprint, and the time against it
+model_shape() {   # model_shape PROGRAM NP ARGS...
+    local em=$1 np=$2 g gt
+    shift 2
+    EM=$em model "$np" cuda "$@" || return 1
+    g=$(echo "$model_out" | sed -n 's/^h fingerprint //p')
+    gt=$(echo "$model_out" | sed -n 's/^time per step after the first //p')
+    note "      model $* on $np ranks${CUDA_MPS_PIPE_DIRECTORY:+ (MPS)}, ${em#fpo_example_model_}: CUDA $gt (the defaults: ${model_cuda_time:-?})"
+    echo "fingerprints: c ${model_c:-?}, cuda $g"
+    echo "$model_out" | grep -q '^backend: cuda' && [ -n "$g" ] && [ "$g" = "${model_c:-}" ]
+}
+model_shapes() {   # model_shapes NP ARGS...: model_shape of each shape staged
+    local m
+    for m in "$bin"/fpo_example_model_*; do
+        [ -x "$m" ] || continue
+        check "example model in shape ${m##*/fpo_example_model_}, CUDA vs C, $1 ranks${CUDA_MPS_PIPE_DIRECTORY:+ (MPS)}, ${*:2}" \
+            model_shape "${m##*/}" "$@"
+    done
 }
 if [ -x "$bin/fpo_example_model" ]; then
     check "example model, C vs CUDA, 6 ranks, N 24, 5 levels, 1 day" model_same 6 -n 24 -d 1
@@ -223,6 +257,8 @@ if [ -x "$bin/fpo_example_model" ]; then
         model_same 6 -n 192 -z 32 -d 0.25
     check "example model, C vs CUDA, 6 ranks, N 384, 32 levels, 10 steps" \
         model_same 6 -n 384 -z 32 -d 0.05
+    # (the shapes under MPS, below, where the machine has it)
+    command -v nvidia-cuda-mps-control > /dev/null || model_shapes 6 -n 384 -z 32 -d 0.05
 fi
 
 # the shallow-water model (sw_step, c_sw + d_sw) on 6 ranks sharing the GPU: the C back end's
@@ -275,6 +311,7 @@ if [ -n "$mps" ] && [ -x "$bin/fpo_sw_model" ]; then
             sw_same -n 384 -d 0.025
         check "under MPS: example model, C vs CUDA, 6 ranks, N 384, 32 levels, 10 steps" \
             model_same 6 -n 384 -z 32 -d 0.05
+        model_shapes 6 -n 384 -z 32 -d 0.05
         echo quit | "$mps"
         cat "$CUDA_MPS_LOG_DIRECTORY"/control.log 2>/dev/null | tail -5
     else
