@@ -874,6 +874,15 @@ static void edge_axes(Emit *e, Node *n, int ax, RegionAxis **v, int *nv) {
     }
 }
 
+/* edge_axes over each of `bodies`; their count in *n. */
+static RegionAxis *bodies_edge_axes(Emit *e, Node **bodies, int nbodies, int ax, int *n) {
+    RegionAxis *v = NULL;
+    *n = 0;
+    for (int k = 0; k < nbodies; k++)
+        edge_axes(e, bodies[k], ax, &v, n);
+    return v;
+}
+
 static int axis_order(const void *a, const void *b) {
     const RegionAxis *x = a, *y = b;
     if (x->lo_base != y->lo_base)
@@ -901,10 +910,8 @@ static int axes_union(RegionAxis *v, int n) {
  * the west edge, before every one anchored at the east edge (the latest end of the first, the
  * earliest start of the second); returns the regions' count. */
 static int isplit_bounds(Emit *e, Node **bodies, int nbodies) {
-    RegionAxis *v = NULL;
-    int n = 0;
-    for (int k = 0; k < nbodies; k++)
-        edge_axes(e, bodies[k], 0, &v, &n);
+    int n;
+    RegionAxis *v = bodies_edge_axes(e, bodies, nbodies, 0, &n);
     bool west = false, east = false;
     int64_t hi = 0, lo = 0;
     for (int i = 0; i < n; i++) {
@@ -938,10 +945,8 @@ static int isplit_bounds(Emit *e, Node **bodies, int nbodies) {
 /* The test "a south or north edge region of `bodies` holds in this row": the union of their
  * rows, an interval a line; returns the regions' count (0: no test). */
 static int jsplit_cond(Emit *e, Node **bodies, int nbodies) {
-    RegionAxis *v = NULL;
-    int n = 0;
-    for (int k = 0; k < nbodies; k++)
-        edge_axes(e, bodies[k], 1, &v, &n);
+    int n;
+    RegionAxis *v = bodies_edge_axes(e, bodies, nbodies, 1, &n);
     int m = axes_union(v, n);
     const char *sep = "";
     for (int i = 0; i < m; i++) {
