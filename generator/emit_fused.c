@@ -195,15 +195,21 @@ static void add_pt(Points *ps, Unit *u, int first, int count) {
     ps->pt[ps->n++] = (Pt){u, first, count, NULL};
 }
 
+/* C text written at depth 0, at depth d: each line indented, but preprocessor lines (#line). */
+static void indented(Buf *b, const char *text, int d) {
+    for (const char *l = text; l && *l;) {
+        const char *nl = strchr(l, '\n');
+        size_t len = nl ? (size_t)(nl - l + 1) : strlen(l);
+        if (*l != '#')
+            ind(b, d);
+        buf_addn(b, l, len);
+        l += len;
+    }
+}
+
 static void points(Buf *b, int depth, unsigned where, void *arg) {
     Points *ps = arg;
-    if (ps->pre)
-        for (const char *l = ps->pre; *l;) {
-            const char *e = strchr(l, '\n');
-            ind(b, depth);
-            buf_addn(b, l, (size_t)(e - l + 1));
-            l = e + 1;
-        }
+    indented(b, ps->pre, depth);
     for (int k = 0; k < ps->n; k++) {
         ps->m->u = ps->pt[k].u;
         const char *g = ps->pt[k].guard;
@@ -401,22 +407,44 @@ static void ij_loops(Buf *b, SBox *x, SBox *common, Points *ps, int depth) {
 }
 
 /* The scalar arguments of the stages a run of units calls, evaluated once. */
-static void scalar_args(Buf *b, Unit *u, int n, int depth) {
+/* A scalar argument of a stage: its nest and parameter. */
+typedef struct ScalarArg {
+    Unit *u;
+    int p;
+} ScalarArg;
+
+/* The scalar arguments of the stages of nests u[0 .. n), each once; their count in *count. */
+static ScalarArg *stage_scalars(Unit *u, int n, int *count) {
+    ScalarArg *a = NULL;
+    *count = 0;
     for (int i = 0; i < n; i++) {
         if (i && u[i - 1].stage == u[i].stage)
             continue;   /* a stage's nests are consecutive (sched.c): its arguments are set */
-        Decl *st = u[i].st;
-        for (int p = 0; p < st->nparams; p++) {
-            if (st->params[p]->ax != AX_SCALAR)
-                continue;
-            ind(b, depth);
-            buf_printf(b, "const %s %s = (%s)(", fpo_c_type(st->params[p]->dt),
-                       scalar_alias(&u[i], st->params[p])->name, fpo_c_type(st->params[p]->dt));
-            fpo_c_expr(b, u[i].stage->argv[p]);
-            buf_printf(b, ");\n");
-            ind(b, depth);
-            buf_printf(b, "(void)%s;\n", scalar_alias(&u[i], st->params[p])->name);
-        }
+        for (int p = 0; p < u[i].st->nparams; p++)
+            if (u[i].st->params[p]->ax == AX_SCALAR)
+                VPUSH(a, *count, ((ScalarArg){&u[i], p}));
+    }
+    return a;
+}
+
+/* The C type and variable of scalar argument a. */
+static const char *scalar_type(ScalarArg a) { return fpo_c_type(a.u->st->params[a.p]->dt); }
+static const char *scalar_name(ScalarArg a) {
+    return scalar_alias(a.u, a.u->st->params[a.p])->name;
+}
+
+/* The scalar arguments of nests u[0 .. n), evaluated once, as constants. */
+static void scalar_args(Buf *b, Unit *u, int n, int depth) {
+    int na;
+    ScalarArg *a = stage_scalars(u, n, &na);
+    for (int i = 0; i < na; i++) {
+        ind(b, depth);
+        buf_printf(b, "const %s %s = (%s)(", scalar_type(a[i]), scalar_name(a[i]),
+                   scalar_type(a[i]));
+        fpo_c_expr(b, a[i].u->stage->argv[a[i].p]);
+        buf_printf(b, ");\n");
+        ind(b, depth);
+        buf_printf(b, "(void)%s;\n", scalar_name(a[i]));
     }
 }
 
@@ -518,15 +546,19 @@ static SBox loop_box(Block *bl, FGroup *G, int l, SBox *common) {
 /* A fused group: one parallel loop over the union of its K ranges; per level, its I-J loops
  * in order, each guarded by its own K range; with a row pipeline (pass_rows), one loop over
  * rows per level, loop l running the row lag[l] behind. */
-/* The K ranges of a fused group's I-J loops (fpo_kb<l>, fpo_ke<l>) and their union. */
+/* The K range of a fused group's I-J loop l (fpo_kb<l>, fpo_ke<l>). */
+static void k_range(Buf *b, Block *bl, FGroup *G, int l, int depth) {
+    Unit *f = loop_unit(bl, G, l);
+    ind(b, depth);
+    buf_printf(b, "const int64_t fpo_kb%d = %s, fpo_ke%d = %s;\n", l, bound(f->box.lo[2]), l,
+               bound(f->box.hi[2]));
+}
+
+/* The K ranges of a fused group's I-J loops and their union. */
 static void fused_bounds(Buf *b, Block *bl, FGroup *G, int depth) {
     int nloops = bl->u[G->first + G->count - 1].loop + 1;
-    for (int l = 0; l < nloops; l++) {
-        Unit *f = loop_unit(bl, G, l);
-        ind(b, depth);
-        buf_printf(b, "const int64_t fpo_kb%d = %s, fpo_ke%d = %s;\n", l, bound(f->box.lo[2]), l,
-                   bound(f->box.hi[2]));
-    }
+    for (int l = 0; l < nloops; l++)
+        k_range(b, bl, G, l, depth);
     ind(b, depth);
     buf_add(b, "int64_t fpo_klo = fpo_kb0, fpo_khi = fpo_ke0;\n");
     for (int l = 1; l < nloops; l++)
@@ -583,19 +615,23 @@ static void fetch_rows(Buf *b, Sched *s, FGroup *G, int l, int nloops, const int
     }
 }
 
-/* The nests of I-J loop l of a fused group: [*first, end). */
+/* The nests of I-J loop l of a fused group: [*first, end) (first: NULL where not wanted). */
 static int loop_nests(Block *bl, FGroup *G, int l, int *first) {
-    int end = *first = fpo_loop_first(bl, G, l);
+    int end = fpo_loop_first(bl, G, l);
+    if (first)
+        *first = end;
     while (end < G->first + G->count && bl->u[end].loop == l)
         end++;
     return end;
 }
 
-/* I-J loop l of a fused group at level k, one level in from depth d: its whole box, or (with
- * lags) its row fpo_r - lag[l], within `rows` when given (a joined group: this thread's rows). */
-static void fused_loop_body(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l,
-                            const char *rows, int d) {
+/* I-J loop l of a fused group at level k: its whole box, or (with lags) its row
+ * fpo_r - lag[l], within `rows` when given (a joined group: this thread's rows). */
+static void fused_loop(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l, const char *rows,
+                       int d) {
     SBox common, box = loop_box(bl, G, l, &common);
+    ind(b, d);
+    buf_printf(b, "if (k >= fpo_kb%d && k < fpo_ke%d) {\n", l, l);
     int first, end = loop_nests(bl, G, l, &first);
     /* Scalars of this loop. */
     Buf pre = {0};
@@ -623,14 +659,6 @@ static void fused_loop_body(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int 
         buf_add(b, "}\n");
     } else
         ij_loops(b, &box, &common, &ps, d + 1);
-}
-
-/* I-J loop l of a fused group at level k, in its K range (fused_loop_body). */
-static void fused_loop(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l, const char *rows,
-                       int d) {
-    ind(b, d);
-    buf_printf(b, "if (k >= fpo_kb%d && k < fpo_ke%d) {\n", l, l);
-    fused_loop_body(b, s, m, bl, G, l, rows, d);
     ind(b, d);
     buf_add(b, "}\n");
 }
@@ -639,16 +667,17 @@ static bool array_written(Sched *s, int x);
 
 /* The views of a fused group whose loops go to functions (chunk_fn): one struct a group,
  * filled once a thread in its parallel region, each view a member of the name it has there;
- * `as`: the struct's declaration (0), its initializer (1), or a function's views of slot x
- * from it (2). */
+ * slot x's part of the struct's declaration, of its initializer, or a function's views of x
+ * taken from it. */
+enum { VIEW_MEMBER, VIEW_INIT, VIEW_LOCAL };
 static void view_text(Buf *b, Sched *s, int x, int as) {
     const char *t = fpo_c_type(s->slots[x]->dt), *n = slot_name(s, x);
     bool array = s->store[x] == SK_ARRAY;
     const char *cq = array && !array_written(s, x) ? "const " : "";
-    if (as == 0)
+    if (as == VIEW_MEMBER)
         buf_printf(b, "    %s%s *%s;\n    int64_t fpo_sj_%s%s%s;\n", cq, t, n, n,
                    array ? ", fpo_sk_" : "", array ? n : "");
-    else if (as == 1)
+    else if (as == VIEW_INIT)
         buf_printf(b, ", %s, fpo_sj_%s%s%s", n, n, array ? ", fpo_sk_" : "", array ? n : "");
     else {
         buf_printf(b, "    %s%s *restrict %s = fpo_c->%s;\n", cq, t, n, n);
@@ -673,37 +702,32 @@ static bool viewed(Sched *s, int x) {
  * run) stay inline. */
 enum { FN_BYTES = 96 * 1024 };
 
-/* Loops [l0, l1) of a fused group as one function (`static void fpo_loopsN`, written to the
- * file before run: fpo_c_fns) and its call in the group's K loop (with lags: at step fpo_r),
- * the fetches ahead before each loop as inline (fetch_rows, *fm). The function takes the
- * views its nests touch from the thread's struct `views` (view_text) into restrict locals of
- * the names the inline loops use, and the tile's numbers and its loops' K ranges from p; the
- * stages' scalar arguments, evaluated once a group, come as parameters. It has the vectors
- * run has (FPO_NARROW_, pass_width). */
-static void chunk_fn(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l0, int l1, int nloops,
-                     const int *fx, int nf, int *fm, const char *views, int d) {
-    Buf *f = fpo_c_fns(m->ctx), params = {0}, args = {0}, voids = {0}, kb = {0};
+/* The tile's numbers, as run's views and a loop function use them. */
+static void tile_numbers(Buf *b) {
+    buf_add(b, "    const int64_t fpo_ti = p->dom.i0, fpo_tj = p->dom.j0, fpo_tni = p->dom.tile_nx, "
+               "fpo_tnj = p->dom.tile_ny;\n    const unsigned fpo_edges = p->edges;\n"
+               "    (void)fpo_ti, (void)fpo_tj, (void)fpo_tni, (void)fpo_tnj, (void)fpo_edges;\n");
+}
+
+/* Loops [l0, l1) of a fused group (their C, `loops`, written at depth 0) as one function
+ * (`static void fpo_loopsN`, written to the file before run: fpo_c_fns) and its call in the
+ * group's K loop (with lags: at step fpo_r), the fetches ahead before each loop as inline
+ * (fetch_rows, *fm). The function takes the views its nests touch from the thread's struct
+ * `views` (view_text) into restrict locals of the names the inline loops use, and the tile's
+ * numbers and its loops' K ranges from p; the stages' scalar arguments, evaluated once a
+ * group, come as parameters. It has the vectors run has (FPO_NARROW_, pass_width). */
+static void chunk_fn(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l0, int l1,
+                     char **loops, int nloops, const int *fx, int nf, int *fm, const char *views,
+                     int d) {
+    Buf *f = fpo_c_fns(m->ctx), params = {0}, args = {0};
     const char *name = fpo_fmt("fpo_loops%d", s->nfns++);
-    int first, end = loop_nests(bl, G, l1 - 1, &first);
+    int first, end = loop_nests(bl, G, l1 - 1, NULL);
     loop_nests(bl, G, l0, &first);
-    for (int i = first; i < end; i++) {
-        Unit *u = &bl->u[i];
-        if (i > first && u[-1].stage == u->stage)
-            continue;   /* a stage's nests are consecutive (sched.c) */
-        for (int p = 0; p < u->st->nparams; p++) {
-            Var *v = u->st->params[p];
-            if (v->ax != AX_SCALAR)
-                continue;
-            const char *a = scalar_alias(u, v)->name;
-            buf_printf(&params, ", const %s %s", fpo_c_type(v->dt), a);
-            buf_printf(&args, ", %s", a);
-            buf_printf(&voids, "    (void)%s;\n", a);
-        }
-    }
-    for (int l = l0; l < l1; l++) {   /* the loops' K ranges, as fused_bounds writes them */
-        Unit *u = loop_unit(bl, G, l);
-        buf_printf(&kb, "    const int64_t fpo_kb%d = %s, fpo_ke%d = %s;\n", l,
-                   bound(u->box.lo[2]), l, bound(u->box.hi[2]));
+    int na;
+    ScalarArg *a = stage_scalars(&bl->u[first], end - first, &na);
+    for (int i = 0; i < na; i++) {
+        buf_printf(&params, ", const %s %s", scalar_type(a[i]), scalar_name(a[i]));
+        buf_printf(&args, ", %s", scalar_name(a[i]));
     }
     Loc loc = bl->u[G->first].stage->loc;
     buf_printf(f, "\n/* run's fused group at %s:%d: I-J loops %d to %d (%s to %s), at level k%s */\n",
@@ -713,21 +737,20 @@ static void chunk_fn(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l0, int
                s->narrow ? "FPO_NARROW_\n" : "", name, fpo_c_prog(m->ctx), views,
                G->lag ? ", const int64_t fpo_r" : "", params.s ? params.s : "");
     buf_printf(f, "    const int64_t nx = p->dom.nx, ny = p->dom.ny, nz = p->dom.nz;\n"
-                  "    const int64_t fpo_ti = p->dom.i0, fpo_tj = p->dom.j0, fpo_tni = "
-                  "p->dom.tile_nx, fpo_tnj = p->dom.tile_ny;\n"
-                  "    const unsigned fpo_edges = p->edges;\n"
-                  "    (void)nx, (void)ny, (void)nz, (void)k%s;\n"
-                  "    (void)fpo_ti, (void)fpo_tj, (void)fpo_tni, (void)fpo_tnj, (void)fpo_edges;\n"
-                  "%s%s",
-               G->lag ? ", (void)fpo_r" : "", voids.s ? voids.s : "", kb.s);
+                  "    (void)nx, (void)ny, (void)nz, (void)k%s;\n", G->lag ? ", (void)fpo_r" : "");
+    tile_numbers(f);
+    for (int i = 0; i < na; i++)
+        buf_printf(f, "    (void)%s;\n", scalar_name(a[i]));
+    for (int l = l0; l < l1; l++)
+        k_range(f, bl, G, l, 1);
     int nx, *xs = fpo_nests_slots(s, bl, first, end - first, &nx);
     for (int i = 0; i < nx; i++)
         if (viewed(s, xs[i]))
-            view_text(f, s, xs[i], 2);
+            view_text(f, s, xs[i], VIEW_LOCAL);
     for (int l = l0; l < l1; l++) {
         if (G->lag)
             fetch_rows(f, s, G, l, nloops, fx, nf, fm, 1);
-        fused_loop(f, s, m, bl, G, l, NULL, 1);
+        indented(f, loops[l], 1);
     }
     buf_add(f, "}\n");
     ind(b, d);
@@ -762,23 +785,24 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
             buf_printf(b, "if (%s > fpo_rhi) fpo_rhi = %s;\n", bound(hi[i]), bound(hi[i]));
         }
     }
-    /* The loops' sizes as C (each written once more, below, inline or in a function): over
-     * FN_BYTES in all, they go to functions of about FN_BYTES each (chunk_fn; not with
-     * --instrument bounds: its record fpo_kout is run's, and each writing of a loop numbers
-     * its checked reads again). */
-    size_t *size = fpo_new(sizeof(size_t) * (size_t)nloops), total = 0;
-    bool fns = fpo_c_fns(m->ctx) && !s->ins.bounds;
-    for (int l = 0; fns && l < nloops; l++) {
+    /* Each loop's C, written once at depth 0 and placed inline or, where a group's loops
+     * come to more than FN_BYTES, in functions of about FN_BYTES each (chunk_fn; not with
+     * --instrument bounds, whose record fpo_kout is run's, nor for one loop, which would be as
+     * large a function). */
+    char **loops = fpo_new(sizeof(char *) * (size_t)nloops);
+    size_t total = 0;
+    for (int l = 0; l < nloops; l++) {
         Buf t = {0};
-        fused_loop(&t, s, m, bl, G, l, NULL, 1);
-        total += size[l] = t.len;
+        fused_loop(&t, s, m, bl, G, l, NULL, 0);
+        loops[l] = t.s ? t.s : "";
+        total += strlen(loops[l]);
     }
-    fns = fns && total > FN_BYTES;
+    bool fns = fpo_c_fns(m->ctx) && !s->ins.bounds && nloops > 1 && total > FN_BYTES;
     omp(b, "parallel num_threads(p->nthreads)");
     ind(b, depth + 1);
     buf_add(b, "{\n");
     plane_views(b, s, bl, G, depth + 2);
-    const char *views = fpo_fmt("fpo_views%d", s->nfns);
+    const char *views = fns ? fpo_fmt("fpo_views%d", s->nfns) : NULL;
     if (fns) {   /* the views the loops' functions take (view_text) */
         Buf *f = fpo_c_fns(m->ctx), init = {0};
         int nv, *vs = groups_slots(s, bl, G, 1, &nv);
@@ -787,8 +811,8 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
                    bl->u[G->first].stage->loc.line, views);
         for (int e = 0; e < nv; e++)
             if (viewed(s, vs[e])) {
-                view_text(f, s, vs[e], 0);
-                view_text(&init, s, vs[e], 1);
+                view_text(f, s, vs[e], VIEW_MEMBER);
+                view_text(&init, s, vs[e], VIEW_INIT);
             }
         buf_add(f, "};\n");
         ind(b, depth + 2);
@@ -814,15 +838,15 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
     for (int l = 0; l < nloops;) {
         if (fns) {   /* loops [l, l1) to about FN_BYTES */
             int l1 = l + 1;
-            for (size_t n = size[l]; l1 < nloops && n + size[l1] <= FN_BYTES; l1++)
-                n += size[l1];
-            chunk_fn(b, s, m, bl, G, l, l1, nloops, fx, nf, &fm, views, d);
+            for (size_t n = strlen(loops[l]); l1 < nloops && n + strlen(loops[l1]) <= FN_BYTES;)
+                n += strlen(loops[l1++]);
+            chunk_fn(b, s, m, bl, G, l, l1, loops, nloops, fx, nf, &fm, views, d);
             l = l1;
             continue;
         }
         if (G->lag)
             fetch_rows(b, s, G, l, nloops, fx, nf, &fm, d);
-        fused_loop(b, s, m, bl, G, l, NULL, d);
+        indented(b, loops[l], d);
         l++;
     }
     if (G->lag) {
@@ -1353,18 +1377,16 @@ static void array_view(Buf *b, Sched *s, int x, int depth) {
     buf_printf(b, "(void)fpo_sj_%s, (void)fpo_sk_%s, (void)%s;\n", n, n, n);
 }
 
-/* At the top of run: a pointer and strides per field parameter and array temporary. */
+/* At the top of run: the tile's numbers, a pointer and strides per field parameter and array
+ * temporary. */
 void fpo_emit_views(Buf *b, Sched *s) {
-    buf_add(b, "    const int64_t fpo_ti = p->dom.i0, fpo_tj = p->dom.j0, fpo_tni = p->dom.tile_nx, "
-               "fpo_tnj = p->dom.tile_ny;\n    const unsigned fpo_edges = p->edges;\n"
-               "    (void)fpo_ti, (void)fpo_tj, (void)fpo_tni, (void)fpo_tnj, (void)fpo_edges;\n");
+    tile_numbers(b);
     if (s->ins.bounds)   /* the first variable-K read out of its field's levels (fpo_klev_) */
         buf_add(b, "    fpo_kbad_ fpo_kout = {0};\n    (void)fpo_kout;\n");
     for (int x = 0; x < s->nslots; x++)
         if (s->store[x] == SK_ARRAY && s->nusers[x] > 0)
             array_view(b, s, x, 1);
 }
-
 
 /* ---- open: one pool for every temporary; the memory report ---- */
 

@@ -1340,7 +1340,7 @@ const void *fpo_c_ctx(Ir *ir, unsigned edges) {
 
 void fpo_c_kreads(const void *ctx, KReads *k) { ((Emit *)ctx)->kreads = k; }
 
-Buf *fpo_c_fns(const void *ctx) { return ctx ? ((const Emit *)ctx)->fns : NULL; }
+Buf *fpo_c_fns(const void *ctx) { return ((const Emit *)ctx)->fns; }
 
 const char *fpo_c_prog(const void *ctx) { return ((const Emit *)ctx)->ir->name; }
 

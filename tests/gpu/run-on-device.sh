@@ -217,8 +217,10 @@ model() {   # model NP BACKEND ARGS...: prints its output, leaves it in $model_o
     echo "$model_out"
 }
 model_same() {   # model_same NP ARGS...: C and CUDA give one fingerprint; notes their times
+                 # (and keeps them in model_c, model_cuda_time for model_shape)
     local np=$1 c g ct gt
     shift
+    model_c= model_cuda_time=
     model "$np" c "$@" && c=$(echo "$model_out" | sed -n 's/^h fingerprint //p') &&
         ct=$(echo "$model_out" | sed -n 's/^time per step after the first //p') &&
         model "$np" cuda "$@" && g=$(echo "$model_out" | sed -n 's/^h fingerprint //p') &&
@@ -316,6 +318,7 @@ if [ -n "$mps" ] && [ -x "$bin/fpo_sw_model" ]; then
         cat "$CUDA_MPS_LOG_DIRECTORY"/control.log 2>/dev/null | tail -5
     else
         echo "== MPS: nvidia-cuda-mps-control -d failed; not measured"
+        model_shapes 6 -n 384 -z 32 -d 0.05   # (time slices, after the run without MPS)
     fi
     unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
 else
