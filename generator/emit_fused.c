@@ -180,7 +180,7 @@ typedef struct Points {
     Sub *m;
     Pt *pt;
     int n, cap;
-    const char *pre;
+    Buf pre;
     Node **bodies;       /* while an I loop is printed: each Pt's statements, cloned */
 } Points;
 
@@ -195,11 +195,15 @@ static void add_pt(Points *ps, Unit *u, int first, int count) {
     ps->pt[ps->n++] = (Pt){u, first, count, NULL};
 }
 
-/* C text written at depth 0, at depth d: each line indented, but preprocessor lines (#line). */
-static void indented(Buf *b, const char *text, int d) {
-    for (const char *l = text; l && *l;) {
-        const char *nl = strchr(l, '\n');
-        size_t len = nl ? (size_t)(nl - l + 1) : strlen(l);
+/* C text t written at depth 0, at depth d: each line indented, but preprocessor lines (#line).
+ * Lengths known: a loop's text is megabytes in extreme programs, and strchr over it would be
+ * quadratic under ASan's strict_string_checks. */
+static void indented(Buf *b, const Buf *t, int d) {
+    if (!t->s)
+        return;
+    for (const char *l = t->s, *e = t->s + t->len; l < e;) {
+        const char *nl = memchr(l, '\n', (size_t)(e - l));
+        size_t len = nl ? (size_t)(nl - l + 1) : (size_t)(e - l);
         if (*l != '#')
             ind(b, d);
         buf_addn(b, l, len);
@@ -209,7 +213,7 @@ static void indented(Buf *b, const char *text, int d) {
 
 static void points(Buf *b, int depth, unsigned where, void *arg) {
     Points *ps = arg;
-    indented(b, ps->pre, depth);
+    indented(b, &ps->pre, depth);
     for (int k = 0; k < ps->n; k++) {
         ps->m->u = ps->pt[k].u;
         const char *g = ps->pt[k].guard;
@@ -642,7 +646,7 @@ static void fused_loop(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l, co
             buf_printf(&pre, "%s %s = 0;\n(void)%s;\n", fpo_c_type(s->slots[x]->dt),
                        slot_name(s, x), slot_name(s, x));
     }
-    Points ps = {.m = m, .pre = pre.s};
+    Points ps = {.m = m, .pre = pre};
     for (int i = first; i < end; i++) {
         Unit *u = &bl->u[i];
         Group *g = &u->si->groups[u->comp][u->iv][u->grp];
@@ -717,7 +721,7 @@ static void tile_numbers(Buf *b) {
  * numbers and its loops' K ranges from p; the stages' scalar arguments, evaluated once a
  * group, come as parameters. It has the vectors run has (FPO_NARROW_, pass_width). */
 static void chunk_fn(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l0, int l1,
-                     char **loops, int nloops, const int *fx, int nf, int *fm, const char *views,
+                     const Buf *loops, int nloops, const int *fx, int nf, int *fm, const char *views,
                      int d) {
     Buf *f = fpo_c_fns(m->ctx), params = {0}, args = {0};
     const char *name = fpo_fmt("fpo_loops%d", s->nfns++);
@@ -750,7 +754,7 @@ static void chunk_fn(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l0, int
     for (int l = l0; l < l1; l++) {
         if (G->lag)
             fetch_rows(f, s, G, l, nloops, fx, nf, fm, 1);
-        indented(f, loops[l], 1);
+        indented(f, &loops[l], 1);
     }
     buf_add(f, "}\n");
     ind(b, d);
@@ -789,13 +793,11 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
      * come to more than FN_BYTES, in functions of about FN_BYTES each (chunk_fn; not with
      * --instrument bounds, whose record fpo_kout is run's, nor for one loop, which would be as
      * large a function). */
-    char **loops = fpo_new(sizeof(char *) * (size_t)nloops);
+    Buf *loops = fpo_new(sizeof(Buf) * (size_t)nloops);
     size_t total = 0;
     for (int l = 0; l < nloops; l++) {
-        Buf t = {0};
-        fused_loop(&t, s, m, bl, G, l, NULL, 0);
-        loops[l] = t.s ? t.s : "";
-        total += strlen(loops[l]);
+        fused_loop(&loops[l], s, m, bl, G, l, NULL, 0);
+        total += loops[l].len;
     }
     bool fns = fpo_c_fns(m->ctx) && !s->ins.bounds && nloops > 1 && total > FN_BYTES;
     omp(b, "parallel num_threads(p->nthreads)");
@@ -838,15 +840,15 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
     for (int l = 0; l < nloops;) {
         if (fns) {   /* loops [l, l1) to about FN_BYTES */
             int l1 = l + 1;
-            for (size_t n = strlen(loops[l]); l1 < nloops && n + strlen(loops[l1]) <= FN_BYTES;)
-                n += strlen(loops[l1++]);
+            for (size_t n = loops[l].len; l1 < nloops && n + loops[l1].len <= FN_BYTES;)
+                n += loops[l1++].len;
             chunk_fn(b, s, m, bl, G, l, l1, loops, nloops, fx, nf, &fm, views, d);
             l = l1;
             continue;
         }
         if (G->lag)
             fetch_rows(b, s, G, l, nloops, fx, nf, &fm, d);
-        indented(b, loops[l], d);
+        indented(b, &loops[l], d);
         l++;
     }
     if (G->lag) {
