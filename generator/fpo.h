@@ -81,6 +81,7 @@ enum {
     FPO_MAX_CALL_DEPTH = 256,    /* functions calling functions, programs calling programs */
     FPO_MAX_IR_DEPTH = 2000,     /* levels of one expression once functions are inlined */
     FPO_MAX_IR_NODES = 1000000,  /* expression and statement nodes of a lowered program */
+    FPO_MAX_AST_NODES = 1000000, /* expression and statement nodes of a run's source files */
     FPO_SHOWN_COLS = 160,        /* columns of a source line an error shows */
     FPO_MAX_IR_JSON = 1 << 30,   /* bytes of an IR JSON file (--from-ir) */
 };
@@ -152,7 +153,15 @@ typedef struct Token {
     Loc loc;
 } Token;
 
-Token *fpo_lex(FpoFile *file);
+/* A file's tokens are made as the parser reaches them: fpo_lex_open makes the first (*first),
+ * fpo_lex_ahead(lx, t, n) the n after t (fewer at TK_EOF) and gives t back, and tokens given
+ * back with fpo_lex_recycle ([from, to) along next, none needed again) are made anew; all
+ * live in scratch memory (fpo_scratch_mark before fpo_lex_open, release after the file). */
+typedef struct Lexer Lexer;
+Lexer *fpo_lex_open(FpoFile *file, Token **first);
+Token *fpo_lex_ahead(Lexer *lx, Token *t, int n);
+void fpo_lex_recycle(Lexer *lx, Token *from, Token *to);
+Token *fpo_lex(FpoFile *file);   /* every token of the file at once (tests) */
 bool tok_is(const Token *t, const char *s);
 
 /* ---- types ---- */
@@ -382,8 +391,10 @@ typedef struct Ir {
 /* ---- parse.c ---- */
 
 /* Parse `path` and, recursively, its imports (once each); declarations appended to *decls in
- * file order (imports before the importing file's declarations). */
-void fpo_parse_file(const char *path, Loc from, bool cmdline, Decl ***decls, int *ndecls);
+ * file order (imports before the importing file's declarations); *nodes counts the
+ * expressions and statements parsed (0 before a run's first file; at most FPO_MAX_AST_NODES). */
+void fpo_parse_file(const char *path, Loc from, bool cmdline, Decl ***decls, int *ndecls,
+                    long *nodes);
 Node *new_node(NodeKind kind, Loc loc);
 Var *new_var(const char *name, Loc loc, VarKind kind, DType dt, Axes ax);
 

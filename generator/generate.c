@@ -18,8 +18,9 @@ static void front_end(void *arg) {
     FrontEnd *fe = arg;
     Decl **decls = NULL;
     int ndecls = 0;
+    long nodes = 0;
     for (int i = 0; i < fe->nfiles; i++)
-        fpo_parse_file(fe->files[i], (Loc){0}, true, &decls, &ndecls);
+        fpo_parse_file(fe->files[i], (Loc){0}, true, &decls, &ndecls, &nodes);
     fpo_sema(decls, ndecls, fe->defs, fe->ndefs);
     Decl *p = fpo_find_program(decls, ndecls, fe->program);
     fe->ir = fpo_lower(p);

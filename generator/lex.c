@@ -1,5 +1,7 @@
-/* lex.c: takes a file's text, gives its token list (identifiers, numbers, strings,
- * punctuators); comments and spaces are dropped. */
+/* lex.c: takes a file's text, gives its tokens (identifiers, numbers, strings, punctuators)
+ * as the parser reaches them; comments and spaces are dropped. Made on demand and reused after
+ * each declaration, the tokens in memory are those of one declaration, not the file's (a
+ * token is ten times its bytes of text). */
 #include "fpo.h"
 
 #include <ctype.h>
@@ -16,20 +18,28 @@ static const char *puncts[] = {"==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "
                                "->", "..", "(", ")", "{", "}", "[", "]", "<", ">", ",", ";",
                                ":", "=", "+", "-", "*", "/", "%", "!", "?", "."};
 
-typedef struct Lexer {
+struct Lexer {
     FpoFile *file;
     const char *p;
     int line;
     const char *line_start;
     const char *end;   /* the end of the text (a NUL byte before it is an error) */
-} Lexer;
+    Token *last;       /* the last token made (its next: none yet) */
+    Token *spare;      /* tokens given back (fpo_lex_recycle), linked by next */
+};
 
 static Loc here(Lexer *lx, const char *p) {
     return (Loc){lx->file, lx->line, (int)(p - lx->line_start) + 1};
 }
 
 static Token *new_token(Lexer *lx, TokKind kind, const char *s, int len) {
-    Token *t = fpo_scratch_new(sizeof *t);   /* parse.c releases them */
+    Token *t = lx->spare;
+    if (t) {
+        lx->spare = t->next;
+        memset(t, 0, sizeof *t);
+    } else {
+        t = fpo_scratch_new(sizeof *t);   /* parse.c releases them with the file */
+    }
     t->kind = kind;
     t->s = s;
     t->len = len;
@@ -67,7 +77,14 @@ static Token *lex_number(Lexer *lx) {
     if (isalpha((unsigned char)*p) || *p == '_')
         fpo_error_at(here(lx, p), "malformed number: unexpected '%c' after digits", *p);
     Token *t = new_token(lx, is_float ? TK_FLOAT : TK_INT, s, (int)(p - s));
-    char *text = fpo_strndup(s, (size_t)(p - s));
+    char small[64], *text = small;   /* the digits, NUL-terminated (rarely longer than small) */
+    if ((size_t)(p - s) < sizeof small) {
+        memcpy(small, s, (size_t)(p - s));
+        small[p - s] = 0;
+    } else {
+        text = fpo_scratch_new((size_t)(p - s) + 1);
+        memcpy(text, s, (size_t)(p - s));
+    }
     if (is_float) {
         t->fval = strtod(text, NULL);
     } else {
@@ -118,71 +135,61 @@ static Token *lex_string(Lexer *lx) {
     return t;
 }
 
-Token *fpo_lex(FpoFile *file) {
-    Lexer lx = {file, file->text, 1, file->text, file->text + file->len};
-    if (!file->len)
-        lx.end = file->text + strlen(file->text);
-    Token head = {0}, *cur = &head;
+/* The next token of the text (TK_EOF at its end). */
+static Token *lex1(Lexer *lx) {
     for (;;) {
-        const char *p = lx.p;
+        const char *p = lx->p;
         if (*p == '\n') {
-            newline(&lx, p);
-            lx.p++;
+            newline(lx, p);
+            lx->p++;
             continue;
         }
         if (*p == ' ' || *p == '\t' || *p == '\r') {
-            lx.p++;
+            lx->p++;
             continue;
         }
         if (p[0] == '/' && p[1] == '/') {
-            for (; *p != '\n' && p < lx.end; p++)
+            for (; *p != '\n' && p < lx->end; p++)
                 if (bad_byte((unsigned char)*p, true))
-                    byte_error(&lx, p, true);
-            lx.p = p;
+                    byte_error(lx, p, true);
+            lx->p = p;
             continue;
         }
         if (p[0] == '/' && p[1] == '*') {
             const char *s = p;
-            int line = lx.line;
-            const char *ls = lx.line_start;
+            int line = lx->line;
+            const char *ls = lx->line_start;
             for (p += 2; !(p[0] == '*' && p[1] == '/'); p++) {
-                if (p == lx.end) {
-                    lx.line = line;
-                    lx.line_start = ls;
-                    fpo_error_at(here(&lx, s), "unterminated comment");
+                if (p == lx->end) {
+                    lx->line = line;
+                    lx->line_start = ls;
+                    fpo_error_at(here(lx, s), "unterminated comment");
                 }
                 if (*p == '\n')
-                    newline(&lx, p);
+                    newline(lx, p);
                 else if (bad_byte((unsigned char)*p, true))
-                    byte_error(&lx, p, true);
+                    byte_error(lx, p, true);
             }
-            lx.p = p + 2;
+            lx->p = p + 2;
             continue;
         }
-        if (p == lx.end) {
-            cur->next = new_token(&lx, TK_EOF, p, 0);
-            return head.next;
-        }
+        if (p == lx->end)
+            return new_token(lx, TK_EOF, p, 0);
         if (bad_byte((unsigned char)*p, false))
-            byte_error(&lx, p, false);
-        if (isdigit((unsigned char)*p)) {
-            cur = cur->next = lex_number(&lx);
-            continue;
-        }
-        if (*p == '"') {
-            cur = cur->next = lex_string(&lx);
-            continue;
-        }
+            byte_error(lx, p, false);
+        if (isdigit((unsigned char)*p))
+            return lex_number(lx);
+        if (*p == '"')
+            return lex_string(lx);
         if (isalpha((unsigned char)*p) || *p == '_') {
             const char *s = p;
             while (isalnum((unsigned char)*p) || *p == '_')
                 p++;
             if (p - s > FPO_MAX_NAME)
-                fpo_error_at(here(&lx, s), "a name is at most %d characters (this one has %td)",
+                fpo_error_at(here(lx, s), "a name is at most %d characters (this one has %td)",
                              FPO_MAX_NAME, p - s);
-            cur = cur->next = new_token(&lx, TK_IDENT, s, (int)(p - s));
-            lx.p = p;
-            continue;
+            lx->p = p;
+            return new_token(lx, TK_IDENT, s, (int)(p - s));
         }
         int len = 0;
         for (size_t i = 0; i < sizeof puncts / sizeof *puncts; i++)
@@ -192,10 +199,46 @@ Token *fpo_lex(FpoFile *file) {
             }
         if (!len) {
             if ((unsigned char)*p >= 0x80 || !isprint((unsigned char)*p))
-                fpo_error_at(here(&lx, p), "unexpected character (byte 0x%02x)", (unsigned char)*p);
-            fpo_error_at(here(&lx, p), "unexpected character '%c'", *p);
+                fpo_error_at(here(lx, p), "unexpected character (byte 0x%02x)", (unsigned char)*p);
+            fpo_error_at(here(lx, p), "unexpected character '%c'", *p);
         }
-        cur = cur->next = new_token(&lx, TK_PUNCT, p, len);
-        lx.p = p + len;
+        lx->p = p + len;
+        return new_token(lx, TK_PUNCT, p, len);
     }
+}
+
+Lexer *fpo_lex_open(FpoFile *file, Token **first) {
+    Lexer *lx = fpo_scratch_new(sizeof *lx);
+    *lx = (Lexer){file, file->text, 1, file->text, file->text + file->len, NULL, NULL};
+    if (!file->len)
+        lx->end = file->text + strlen(file->text);
+    *first = lx->last = lex1(lx);
+    return lx;
+}
+
+Token *fpo_lex_ahead(Lexer *lx, Token *t, int n) {
+    Token *u = t;
+    for (int i = 0; i < n && u->kind != TK_EOF; i++) {
+        if (!u->next)
+            u->next = lx->last = lex1(lx);
+        u = u->next;
+    }
+    return t;
+}
+
+void fpo_lex_recycle(Lexer *lx, Token *from, Token *to) {
+    while (from != to) {
+        Token *next = from->next;
+        from->next = lx->spare;
+        lx->spare = from;
+        from = next;
+    }
+}
+
+Token *fpo_lex(FpoFile *file) {
+    Token *first;
+    Lexer *lx = fpo_lex_open(file, &first);
+    while (lx->last->kind != TK_EOF)
+        fpo_lex_ahead(lx, lx->last, 1);
+    return first;
 }

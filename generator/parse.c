@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 typedef struct Parser {
-    Token *tok;
+    Lexer *lx;
+    Token *tok;    /* the next token; the two after it are made too (fpo_lex_ahead) */
+    long *nodes;   /* expression and statement nodes parsed, in every file of the run */
     Decl ***decls;
     int *ndecls;
     bool cmdline;
@@ -58,9 +60,23 @@ static _Noreturn void expected(Token *t, const char *what) {
     fpo_error_at(t->loc, "expected %s, found '%.*s'", what, t->len, t->s);
 }
 
+/* The parser looks at most two tokens past the next. */
+static void advance(Parser *ps, Token *t) { ps->tok = fpo_lex_ahead(ps->lx, t, 2); }
+
+/* A node of the AST: the source files' nodes are at most FPO_MAX_AST_NODES in all (so that
+ * memory stays in proportion with what a program can be: lowered, it has at most
+ * FPO_MAX_IR_NODES). */
+static Node *node(Parser *ps, NodeKind kind, Loc loc) {
+    if (++*ps->nodes > FPO_MAX_AST_NODES)
+        fpo_error_at(loc, "the source is too large (more than %d expressions and statements in "
+                          "all its files)",
+                     FPO_MAX_AST_NODES);
+    return new_node(kind, loc);
+}
+
 static bool consume(Parser *ps, const char *s) {
     if (tok_is(ps->tok, s)) {
-        ps->tok = ps->tok->next;
+        advance(ps, ps->tok->next);
         return true;
     }
     return false;
@@ -70,7 +86,7 @@ static Token *skip(Parser *ps, const char *s) {
     Token *t = ps->tok;
     if (!tok_is(t, s))
         expected(t, fpo_fmt("'%s'", s));
-    ps->tok = t->next;
+    advance(ps, t->next);
     return t;
 }
 
@@ -78,7 +94,7 @@ static char *ident(Parser *ps, const char *what) {
     Token *t = ps->tok;
     if (t->kind != TK_IDENT)
         expected(t, what);
-    ps->tok = t->next;
+    advance(ps, t->next);
     return fpo_strndup(t->s, (size_t)t->len);
 }
 
@@ -88,7 +104,7 @@ static DType parse_dtype(Parser *ps) {
     DType dt;
     if (t->kind != TK_IDENT || !dtype_parse(t->s, t->len, &dt))
         expected(t, "a dtype (f32, f64, i32, bool)");
-    ps->tok = t->next;
+    advance(ps, t->next);
     return dt;
 }
 
@@ -112,7 +128,7 @@ static void parse_type(Parser *ps, DType *dt, Axes *ax) {
             *ax = AX_K;
         else
             expected(t, "field axes (IJK, IJ or K)");
-        ps->tok = t->next;
+        advance(ps, t->next);
     }
     skip(ps, ">");
 }
@@ -151,8 +167,8 @@ static Node *deep(Node *n) {
     return n;
 }
 
-static Node *binary(Token *t, const char *op, Node *l, Node *r) {
-    Node *n = new_node(ND_BINARY, t->loc);
+static Node *binary(Parser *ps, Token *t, const char *op, Node *l, Node *r) {
+    Node *n = node(ps, ND_BINARY, t->loc);
     n->op = op;
     n->lhs = l;
     n->rhs = r;
@@ -168,7 +184,7 @@ static Node *call_args(Parser *ps, Node *call) {
             skip(ps, ",");
         Token *t = ps->tok;
         if (t->kind == TK_IDENT && tok_is(t->next, "=")) {
-            Node *a = new_node(ND_ARG, t->loc);
+            Node *a = node(ps, ND_ARG, t->loc);
             a->name = ident(ps, "a name");
             skip(ps, "=");
             a->lhs = expr(ps);
@@ -185,7 +201,7 @@ static Node *call_args(Parser *ps, Node *call) {
 /* access = name , [ "[" , expr , [ "," , expr , [ "," , expr ] ] , "]"
  *                 | "." , "at" , "(" , "K" , "=" , expr , ")" ] ; */
 static Node *parse_access(Parser *ps, Token *t) {
-    Node *n = new_node(ND_ACCESS, t->loc);
+    Node *n = node(ps, ND_ACCESS, t->loc);
     n->name = fpo_strndup(t->s, (size_t)t->len);
     if (consume(ps, "[")) {
         do {
@@ -197,16 +213,16 @@ static Node *parse_access(Parser *ps, Token *t) {
     }
     if (tok_is(ps->tok, ".")) {
         Token *dot = ps->tok;
-        ps->tok = dot->next;
+        advance(ps, dot->next);
         if (!tok_is(ps->tok, "at"))
             expected(ps->tok, "'at' after '.'");
         if (n->nidx)
             fpo_error_at(dot->loc, "'.at' cannot follow an index");
-        ps->tok = ps->tok->next;
+        advance(ps, ps->tok->next);
         skip(ps, "(");
         if (!tok_is(ps->tok, "K"))
             expected(ps->tok, "'K' in '.at(K = ...)'");
-        ps->tok = ps->tok->next;
+        advance(ps, ps->tok->next);
         skip(ps, "=");
         n->at = true;
         n->idx[0] = expr(ps);
@@ -225,35 +241,35 @@ static Node *primary(Parser *ps) {
         return n;
     }
     if (t->kind == TK_INT || t->kind == TK_FLOAT) {
-        Node *n = new_node(ND_NUM, t->loc);
+        Node *n = node(ps, ND_NUM, t->loc);
         n->dt = t->kind == TK_INT ? DT_I32 : DT_F64;
         n->flex = t->kind == TK_FLOAT;
         n->ival = t->ival;
         n->fval = t->kind == TK_INT ? (double)t->ival : t->fval;
-        ps->tok = t->next;
+        advance(ps, t->next);
         return n;
     }
     if (tok_is(t, "true") || tok_is(t, "false")) {
-        Node *n = new_node(ND_NUM, t->loc);
+        Node *n = node(ps, ND_NUM, t->loc);
         n->dt = DT_BOOL;
         n->ival = tok_is(t, "true");
-        ps->tok = t->next;
+        advance(ps, t->next);
         return n;
     }
     if (t->kind != TK_IDENT)
         expected(t, "an expression");
-    ps->tok = t->next;
+    advance(ps, t->next);
     DType dt;
     if (tok_is(ps->tok, "(")) {
         if (dtype_parse(t->s, t->len, &dt)) {
-            Node *n = new_node(ND_CAST, t->loc);
+            Node *n = node(ps, ND_CAST, t->loc);
             n->dt = dt;
             skip(ps, "(");
             n->lhs = expr(ps);
             skip(ps, ")");
             return deep(n);
         }
-        Node *n = new_node(ND_CALL, t->loc);
+        Node *n = node(ps, ND_CALL, t->loc);
         n->name = fpo_strndup(t->s, (size_t)t->len);
         return call_args(ps, n);
     }
@@ -266,7 +282,7 @@ static Node *unary(Parser *ps) {
     const char *ops[] = {"-", "+", "!"};
     for (int i = 0; i < 3; i++)
         if (consume(ps, ops[i])) {
-            Node *n = new_node(ND_UNARY, t->loc);
+            Node *n = node(ps, ND_UNARY, t->loc);
             n->op = ops[i];
             enter(ps);
             n->lhs = unary(ps);
@@ -299,8 +315,8 @@ static Node *binary_level(Parser *ps, int lv) {
                 op = levels[lv][i];
         if (!op)
             return n;
-        ps->tok = t->next;
-        n = binary(t, op, n, binary_level(ps, lv + 1));
+        advance(ps, t->next);
+        n = binary(ps, t, op, n, binary_level(ps, lv + 1));
     }
 }
 
@@ -313,7 +329,7 @@ static Node *expr(Parser *ps) {
         ps->nest--;
         return c;
     }
-    Node *n = new_node(ND_COND, t->loc);
+    Node *n = node(ps, ND_COND, t->loc);
     n->cond = c;
     n->then = expr(ps);
     skip(ps, ":");
@@ -351,7 +367,7 @@ static Node *domain(Parser *ps, Node *call) {
             expected(t, "a domain axis (i, j or k)");
         if (call->has_dom[ax])
             fpo_error_at(t->loc, "axis '%.*s' is given twice in the domain", t->len, t->s);
-        ps->tok = t->next;
+        advance(ps, t->next);
         skip(ps, ":");
         call->has_dom[ax] = true;
         call->dom_e[ax][0] = expr(ps);
@@ -373,7 +389,7 @@ static void region_bound(Parser *ps, int axis, int *base, Node **e, int *sign) {
     else
         expected(t, fpo_fmt("a region bound of axis %c ('%s + n', '%s - n' or ':')",
                             axis ? 'J' : 'I', s0, s1));
-    ps->tok = t->next;
+    advance(ps, t->next);
     *sign = 1;
     *e = NULL;
     if (consume(ps, "+"))
@@ -387,7 +403,7 @@ static void region_bound(Parser *ps, int axis, int *base, Node **e, int *sign) {
 /* region = "region" , "(" , raxis , "," , raxis , ")" , block ;
  * raxis = ":" | rbound , [ ".." , rbound ] ; */
 static Node *region(Parser *ps, Token *t) {
-    Node *n = new_node(ND_REGION, t->loc);
+    Node *n = node(ps, ND_REGION, t->loc);
     skip(ps, "(");
     for (int ax = 0; ax < 2; ax++) {
         if (ax)
@@ -416,7 +432,7 @@ static const char *halo_ops[] = {"halo_update", "copy_corners", "fill_corners", 
  *          | "at" , ":" , ( "cell" | "vertex" ) | "X" | "Y" (copy_corners only) | access ;
  * Option values are checked by sema; the parser keeps them as expressions. */
 static Node *halo_stmt(Parser *ps, Token *t, int op) {
-    Node *n = new_node(ND_HALO, t->loc);
+    Node *n = node(ps, ND_HALO, t->loc);
     n->halo.op = op;
     n->halo.dir = -1;
     n->halo.plan = -1;
@@ -425,7 +441,7 @@ static Node *halo_stmt(Parser *ps, Token *t, int op) {
     do {
         Token *a = ps->tok;
         if (a->kind == TK_IDENT && tok_is(a->next, ":")) {
-            ps->tok = a->next->next;
+            advance(ps, a->next->next);
             if (tok_is(a, "depth")) {
                 if (n->cond)
                     fpo_error_at(a->loc, "'depth:' is given twice");
@@ -438,7 +454,7 @@ static Node *halo_stmt(Parser *ps, Token *t, int op) {
                         n->halo.vec = HV_A + k;
                 if (!n->halo.vec)
                     expected(v, "a vector kind (A, B, C or D)");
-                ps->tok = v->next;
+                advance(ps, v->next);
             } else if (tok_is(a, "at")) {
                 Token *v = ps->tok;
                 if (n->halo.at_given)
@@ -448,7 +464,7 @@ static Node *halo_stmt(Parser *ps, Token *t, int op) {
                 else if (!tok_is(v, "cell"))
                     expected(v, "a place of scalars (cell or vertex)");
                 n->halo.at_given = true;
-                ps->tok = v->next;
+                advance(ps, v->next);
             } else {
                 fpo_error_at(a->loc, "unknown option '%.*s:' (known: depth:, vector:, at:)",
                              a->len, a->s);
@@ -457,12 +473,12 @@ static Node *halo_stmt(Parser *ps, Token *t, int op) {
         }
         if (op == HO_COPY_CORNERS && (tok_is(a, "X") || tok_is(a, "Y"))) {
             n->halo.dir = tok_is(a, "Y");
-            ps->tok = a->next;
+            advance(ps, a->next);
             continue;
         }
         if (a->kind != TK_IDENT)
             expected(a, "a field name");
-        ps->tok = a->next;
+        advance(ps, a->next);
         cur = cur->next = parse_access(ps, a);
     } while (consume(ps, ","));
     skip(ps, ")");
@@ -503,15 +519,15 @@ static Node *stmt1(Parser *ps) {
     Token *t = ps->tok;
     for (int op = 0; op < 4; op++)
         if (tok_is(t, halo_ops[op]) && tok_is(t->next, "(")) {
-            ps->tok = t->next;
+            advance(ps, t->next);
             return halo_stmt(ps, t, op);
         }
     if (tok_is(t, "region") && tok_is(t->next, "(")) {
-        ps->tok = t->next;
+        advance(ps, t->next);
         return region(ps, t);
     }
     if (consume(ps, "var")) {
-        Node *n = new_node(ND_VARDECL, ps->tok->loc);
+        Node *n = node(ps, ND_VARDECL, ps->tok->loc);
         n->name = ident(ps, "a variable name");
         if (consume(ps, ":")) {
             n->has_type = true;
@@ -525,7 +541,7 @@ static Node *stmt1(Parser *ps) {
         return n;
     }
     if (consume(ps, "if")) {
-        Node *n = new_node(ND_IF, t->loc);
+        Node *n = node(ps, ND_IF, t->loc);
         skip(ps, "(");
         n->cond = expr(ps);
         skip(ps, ")");
@@ -535,7 +551,7 @@ static Node *stmt1(Parser *ps) {
         return n;
     }
     if (consume(ps, "while")) {
-        Node *n = new_node(ND_WHILE, t->loc);
+        Node *n = node(ps, ND_WHILE, t->loc);
         skip(ps, "(");
         n->cond = expr(ps);
         skip(ps, ")");
@@ -543,7 +559,7 @@ static Node *stmt1(Parser *ps) {
         return n;
     }
     if (consume(ps, "for")) {
-        Node *n = new_node(ND_FOR, t->loc);
+        Node *n = node(ps, ND_FOR, t->loc);
         skip(ps, "(");
         n->name = ident(ps, "a loop variable");
         skip(ps, "in");
@@ -555,16 +571,16 @@ static Node *stmt1(Parser *ps) {
         return n;
     }
     if (consume(ps, "return")) {
-        Node *n = new_node(ND_RETURN, t->loc);
+        Node *n = node(ps, ND_RETURN, t->loc);
         n->lhs = expr(ps);
         skip(ps, ";");
         return n;
     }
     if (t->kind != TK_IDENT)
         expected(t, "a statement");
-    ps->tok = t->next;
+    advance(ps, t->next);
     if (tok_is(ps->tok, "(")) {
-        Node *n = new_node(ND_CALL, t->loc);
+        Node *n = node(ps, ND_CALL, t->loc);
         n->name = fpo_strndup(t->s, (size_t)t->len);
         call_args(ps, n);
         if (consume(ps, "domain"))
@@ -576,7 +592,7 @@ static Node *stmt1(Parser *ps) {
     Token *op = ps->tok;
     for (int i = 0; i < 5; i++)
         if (consume(ps, assign_ops[i])) {
-            Node *n = new_node(ND_ASSIGN, op->loc);
+            Node *n = node(ps, ND_ASSIGN, op->loc);
             n->op = assign_ops[i];
             n->lhs = target;
             n->rhs = expr(ps);
@@ -616,7 +632,7 @@ static KBound kbound(Parser *ps) {
         b.base = B_TOP;
     else
         expected(t, "an interval bound ('bottom + n' or 'top - n')");
-    ps->tok = t->next;
+    advance(ps, t->next);
     b.sign = 1;
     if (consume(ps, "+"))
         b.expr = binary_level(ps, 4 + 1);
@@ -656,7 +672,7 @@ static Comp computation(Parser *ps) {
         c.order = ORD_BACKWARD;
     else
         expected(t, "PARALLEL, FORWARD or BACKWARD");
-    ps->tok = t->next;
+    advance(ps, t->next);
     skip(ps, ")");
     if (tok_is(ps->tok, "interval")) {
         Interval iv = interval(ps);
@@ -689,7 +705,7 @@ static Decl *new_decl(Parser *ps, DeclKind kind, Loc loc) {
 }
 
 static void parse_file(const char *path, const char *shown, Loc from, bool cmdline,
-                       Decl ***decls, int *ndecls, int imports);
+                       Decl ***decls, int *ndecls, long *nodes, int imports);
 
 /* import = "import" , string , ";" ;  the path (relative to the importing file) names a .fpo
  * file (no other file's line is shown in an error), a regular one of FPO_MAX_SOURCE bytes at
@@ -698,7 +714,7 @@ static void import(Parser *ps, Token *kw) {
     Token *t = ps->tok;
     if (t->kind != TK_STR)
         expected(t, "a file name in quotes");
-    ps->tok = t->next;
+    advance(ps, t->next);
     skip(ps, ";");
     size_t n = strlen(t->str);
     if (n < 5 || strcmp(t->str + n - 4, ".fpo") || t->str[n - 5] == '/')
@@ -714,7 +730,7 @@ static void import(Parser *ps, Token *kw) {
             slash[slash == dir] = 0;
         path = slash ? fpo_fmt("%s/%s", dir, t->str) : t->str;
     }
-    parse_file(path, t->str, t->loc, false, ps->decls, ps->ndecls, ps->imports + 1);
+    parse_file(path, t->str, t->loc, false, ps->decls, ps->ndecls, ps->nodes, ps->imports + 1);
 }
 
 /* declaration = import | external | function | stencil | callback | program ;
@@ -778,9 +794,9 @@ static void top_decl(Parser *ps) {
     VPUSH(*ps->decls, *ps->ndecls, d);
 }
 
-/* file = { declaration } ; */
+/* file = { declaration } ;  the tokens of each declaration are made again for the next. */
 static void parse_file(const char *path, const char *shown, Loc from, bool cmdline,
-                       Decl ***decls, int *ndecls, int imports) {
+                       Decl ***decls, int *ndecls, long *nodes, int imports) {
     FpoFile *file = fpo_load_as(path, shown);
     if (!file) {
         char *msg = fpo_strdup(fpo_errmsg);
@@ -792,12 +808,19 @@ static void parse_file(const char *path, const char *shown, Loc from, bool cmdli
         return;   /* read already: imported once */
     file->parsed = true;
     FpoMark tokens = fpo_scratch_mark();
-    Parser ps = {fpo_lex(file), decls, ndecls, cmdline, 0, 0, imports};
-    while (ps.tok->kind != TK_EOF)
+    Token *first;
+    Parser ps = {.lx = fpo_lex_open(file, &first), .decls = decls, .ndecls = ndecls,
+                 .nodes = nodes, .cmdline = cmdline, .imports = imports};
+    advance(&ps, first);
+    while (ps.tok->kind != TK_EOF) {
+        first = ps.tok;
         top_decl(&ps);
-    fpo_scratch_release(tokens);   /* nothing parsed points at a token */
+        fpo_lex_recycle(ps.lx, first, ps.tok);   /* nothing parsed points at a token */
+    }
+    fpo_scratch_release(tokens);
 }
 
-void fpo_parse_file(const char *path, Loc from, bool cmdline, Decl ***decls, int *ndecls) {
-    parse_file(path, path, from, cmdline, decls, ndecls, 0);
+void fpo_parse_file(const char *path, Loc from, bool cmdline, Decl ***decls, int *ndecls,
+                    long *nodes) {
+    parse_file(path, path, from, cmdline, decls, ndecls, nodes, 0);
 }

@@ -18,6 +18,13 @@ def parens(n):
     return body("        r = " + "(" * n + "q" + ")" * n + ";")
 
 
+def parens_file(n):
+    """A 16 MB file of opening parentheses after a statement's start: refused at the limit of
+    expression depth after a thousand tokens, not after the file's 16 million (its tokens are
+    made as the parser reaches them)."""
+    return body("        r = " + "(" * n)
+
+
 def unary(n):
     """13,000 unary minus signs: refused at the limit of expression depth."""
     return body("        r = " + "-" * n + "q;")
@@ -125,6 +132,12 @@ def many_statements(n):
     stmts = ["        var t%d = q + %d.0;" % (i, i) for i in range(n)]
     stmts.append("        r = t%d;" % (n - 1))
     return body("\n".join(stmts))
+
+
+def huge_source(n):
+    """A 10 MB stencil of 1.4 million short statements (`r=q+r;`, five nodes each): refused
+    when its nodes pass FPO_MAX_AST_NODES, before the rest is parsed or lowered."""
+    return body("\n".join(["r=q+r;"] * n))
 
 
 def many_temps(n):
@@ -335,7 +348,8 @@ CASES = {
     "many_params": (many_params, 70), "halo_many": (halo_many, 50000),
     "bind_many": (bind_many, 50000), "callbacks_many": (callbacks_many, 50000), "inline_deep_ok": (inline_deep, 990),
     "inline_deep": (inline_deep, 999), "many_stencils": (many_stencils, 5000),
-    "many_statements": (many_statements, 50000), "many_temps": (many_temps, 20000),
+    "many_statements": (many_statements, 50000),
+    "huge_source": (huge_source, 1400000), "parens_file": (parens_file, (16 << 20) - 4096), "many_temps": (many_temps, 20000),
     "many_stencil_temps": (many_stencil_temps, 20000), "many_sweeps": (many_sweeps, 5000),
     "many_joins": (many_joins, 20000),
     "call_chain": (call_chain, 300),

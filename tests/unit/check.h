@@ -73,7 +73,8 @@ typedef struct Front {
 
 static void check_front_run(void *arg) {
     Front *f = arg;
-    fpo_parse_file(f->path, (Loc){0}, true, &f->decls, &f->ndecls);
+    long nodes = 0;
+    fpo_parse_file(f->path, (Loc){0}, true, &f->decls, &f->ndecls, &nodes);
     fpo_sema(f->decls, f->ndecls, f->defs, f->ndefs);
 }
 
@@ -96,7 +97,8 @@ static void check_lower_run(void *arg) {
     Lowered *l = arg;
     Decl **decls = NULL;
     int n = 0;
-    fpo_parse_file(l->path, (Loc){0}, true, &decls, &n);
+    long nodes = 0;
+    fpo_parse_file(l->path, (Loc){0}, true, &decls, &n, &nodes);
     fpo_sema(decls, n, NULL, 0);
     l->ir = fpo_lower(fpo_find_program(decls, n, l->program));
 }

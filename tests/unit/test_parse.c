@@ -10,7 +10,8 @@ typedef struct ParseRun {
 
 static void parse_run(void *arg) {
     ParseRun *r = arg;
-    fpo_parse_file(r->path, (Loc){0}, true, &r->decls, &r->ndecls);
+    long nodes = 0;
+    fpo_parse_file(r->path, (Loc){0}, true, &r->decls, &r->ndecls, &nodes);
 }
 
 static ParseRun parse(const char *name, const char *text, int *rc) {
