@@ -84,6 +84,8 @@ enum {
     FPO_MAX_AST_NODES = 1000000, /* expression and statement nodes of a run's source files */
     FPO_SHOWN_COLS = 160,        /* columns of a source line an error shows */
     FPO_MAX_IR_JSON = 1 << 30,   /* bytes of an IR JSON file (--from-ir) */
+    FPO_MAX_IR_VALUES = 24000000, /* JSON values of an IR (a program of FPO_MAX_IR_NODES
+                                   * nodes has about 15 million) */
 };
 
 /* Load `path` (once per real path): a regular file of at most FPO_MAX_SOURCE bytes, opened

@@ -288,6 +288,10 @@ typedef struct In {
     Ir *ir;
     Decl *st;        /* the stencil being read, NULL in the program body */
     const char *where;
+    StrMap names;    /* the variables in scope (the stencil's, or the program's), by name */
+    StrMap stencils, callbacks;   /* those read so far, by name (a stencil's first, a
+                                   * callback's last) */
+    FpoFile **files; /* ir->inputs' files */
 } In;
 
 static _Noreturn void bad(In *in, const char *fmt, const char *arg) {
@@ -339,7 +343,7 @@ static Loc get_loc(In *in, json_t *o) {
         bad(in, "%s", "\"loc\" must be [file, line, column]");
     if (f < -1 || f >= in->ir->ninputs)
         bad(in, "%s", "\"loc\" names no input file");
-    Loc loc = {f < 0 ? NULL : fpo_file_named(in->ir->inputs[f]), (int)line, (int)col};
+    Loc loc = {f < 0 ? NULL : in->files[f], (int)line, (int)col};
     return loc;
 }
 
@@ -366,28 +370,18 @@ static Var **get_vars(In *in, json_t *o, const char *key, VarKind kind, int *n) 
     return vs;
 }
 
-static Var *find_in(Var **vs, int n, const char *name) {
-    for (int i = 0; i < n; i++)
-        if (!strcmp(vs[i]->name, name))
-            return vs[i];
-    return NULL;
+/* A scope's variables into in->names: vs[0..n) of each list, the first list's first (a name
+ * in two lists is found in the earlier, as the front end gives params before temporaries). */
+static void scope(In *in, Var **vs[3], const int n[3]) {
+    in->names = (StrMap){0};
+    for (int l = 0; l < 3; l++)
+        for (int i = 0; i < n[l]; i++)
+            if (!strmap_get(&in->names, vs[l][i]->name))
+                strmap_put(&in->names, vs[l][i]->name, vs[l][i]);
 }
 
 static Var *lookup(In *in, const char *name) {
-    Var *v = NULL;
-    if (in->st) {
-        v = find_in(in->st->params, in->st->nparams, name);
-        if (!v)
-            v = find_in(in->st->temps, in->st->ntemps, name);
-        if (!v)
-            v = find_in(in->st->locals, in->st->nlocals, name);
-    } else {
-        v = find_in(in->ir->params, in->ir->nparams, name);
-        if (!v)
-            v = find_in(in->ir->temps, in->ir->ntemps, name);
-        if (!v)
-            v = find_in(in->ir->scalars, in->ir->nscalars, name);
-    }
+    Var *v = strmap_get(&in->names, name);
     if (!v)
         bad(in, "unknown name '%s'", name);
     return v;
@@ -499,10 +493,10 @@ static DBound dbound_from(In *in, json_t *j) {
 }
 
 static Decl *find_stencil(In *in, const char *name) {
-    for (int i = 0; i < in->ir->nstencils; i++)
-        if (!strcmp(in->ir->stencils[i]->name, name))
-            return in->ir->stencils[i];
-    bad(in, "unknown stencil '%s'", name);
+    Decl *d = strmap_get(&in->stencils, name);
+    if (!d)
+        bad(in, "unknown stencil '%s'", name);
+    return d;
 }
 
 /* The "args" of a call of `d` (a stencil or a callback): one per parameter, a field of the
@@ -600,9 +594,7 @@ static Node *stmt_from(In *in, json_t *j) {
             bad(in, "%s", "callbacks are called in the program body only");
         n->kind = ND_HOSTCALL;
         const char *name = get_str(in, j, "name");
-        for (int c = 0; c < in->ir->ncallbacks; c++)
-            if (!strcmp(in->ir->callbacks[c]->name, name))
-                n->decl = in->ir->callbacks[c];
+        n->decl = strmap_get(&in->callbacks, name);
         if (!n->decl)
             bad(in, "unknown callback '%s'", name);
         n->argv = args_from(in, j, n->decl, "callback");
@@ -693,6 +685,9 @@ static Decl *stencil_from(In *in, json_t *j) {
     s->temps = get_vars(in, j, "temporaries", VK_TEMP, &s->ntemps);
     s->locals = get_vars(in, j, "locals", VK_LOCAL, &s->nlocals);
     in->st = s;
+    StrMap program = in->names;
+    scope(in, (Var **[3]){s->params, s->temps, s->locals},
+          (int[3]){s->nparams, s->ntemps, s->nlocals});
     size_t i, k;
     json_t *c, *v;
     json_array_foreach(get_arr(in, j, "computations"), i, c) {
@@ -710,6 +705,7 @@ static Decl *stencil_from(In *in, json_t *j) {
         VPUSH(s->comps, s->ncomps, cp);
     }
     in->st = NULL;
+    in->names = program;
     in->where = NULL;
     return s;
 }
@@ -720,15 +716,41 @@ typedef struct FromJson {
     json_t *root;   /* freed by fpo_ir_from_json, after an error too */
 } FromJson;
 
+/* Refuse a text of more than FPO_MAX_IR_VALUES JSON values before Jansson builds them (about
+ * 40 bytes a value): a value opens with '[' or '{' or follows ',' or ':', outside strings. */
+static void count_values(const char *t) {
+    long n = 1;
+    int line = 1;
+    const char *line_start = t;
+    for (const char *p = t; *p; p++) {
+        if (*p == '"') {
+            while (*++p && *p != '"')
+                if (*p == '\\' && p[1])
+                    p++;
+            if (!*p)
+                return;   /* Jansson says where the string is left open */
+        } else if (*p == '\n') {
+            line++;
+            line_start = p + 1;
+        } else if ((*p == '[' || *p == '{' || *p == ',' || *p == ':') &&
+                   ++n > FPO_MAX_IR_VALUES) {
+            fpo_error("line %d, column %ld: the IR is too large (more than %d JSON values; a "
+                      "program at the limits of fpo-gen has fewer)",
+                      line, (long)(p - line_start) + 1, FPO_MAX_IR_VALUES);
+        }
+    }
+}
+
 static void from_json(void *arg) {
     FromJson *fj = arg;
     json_error_t jerr;
+    count_values(fj->text);
     json_t *root = json_loads(fj->text, 0, &jerr);
     if (!root)
         fpo_error("line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
     fj->root = root;
     Ir *ir = fpo_new(sizeof *ir);
-    In in = {ir, NULL, NULL};
+    In in = {.ir = ir};
     json_t *ver = json_object_get(root, "fpo_ir");
     if (!json_is_integer(ver) || json_integer_value(ver) != 1)
         fpo_error("not FPO IR version 1 (\"fpo_ir\": 1 is missing)");
@@ -742,6 +764,9 @@ static void from_json(void *arg) {
             break;
         VPUSH(ir->inputs, ir->ninputs, fpo_strdup(json_string_value(x)));
     }
+    in.files = fpo_new(sizeof(FpoFile *) * (size_t)(ir->ninputs + 1));
+    for (int f = 0; f < ir->ninputs; f++)
+        in.files[f] = fpo_file_named(ir->inputs[f]);
     json_t *defines = json_object_get(root, "defines");
     json_array_foreach(defines, i, x) {
         if (!json_is_string(x))
@@ -754,16 +779,21 @@ static void from_json(void *arg) {
     ir->params = get_vars(&in, root, "params", VK_PARAM, &ir->nparams);
     ir->temps = get_vars(&in, root, "temporaries", VK_TEMP, &ir->ntemps);
     ir->scalars = get_vars(&in, root, "scalars", VK_LOCAL, &ir->nscalars);
+    scope(&in, (Var **[3]){ir->params, ir->temps, ir->scalars},
+          (int[3]){ir->nparams, ir->ntemps, ir->nscalars});
     json_array_foreach(json_object_get(root, "callbacks"), i, x) {
         Decl *cb = fpo_new(sizeof *cb);
         cb->kind = D_CALLBACK;
         cb->name = (char *)get_str(&in, x, "name");
         cb->params = get_vars(&in, x, "params", VK_PARAM, &cb->nparams);
         VPUSH(ir->callbacks, ir->ncallbacks, cb);
+        strmap_put(&in.callbacks, cb->name, cb);
     }
     json_array_foreach(get_arr(&in, root, "stencils"), i, x) {
         Decl *s = stencil_from(&in, x);
         VPUSH(ir->stencils, ir->nstencils, s);
+        if (!strmap_get(&in.stencils, s->name))
+            strmap_put(&in.stencils, s->name, s);
     }
     ir->body = stmts_from(&in, get_arr(&in, root, "body"));
 }

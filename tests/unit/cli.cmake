@@ -2,7 +2,7 @@
 #   cmake -DFPO_GEN=<fpo-gen> -DSRC=<tests/unit> -DWORK=<scratch dir> -P cli.cmake
 # Checks --help (and docs/design.md's copy of it), --version, usage errors (exit 2),
 # --prefix-map, --plan, --depfile, --emit-ir / --from-ir (the C generated from the IR is
-# byte-identical), -D, and that a failed run leaves nothing.
+# byte-identical; an IR too large is refused), -D, and that a failed run leaves nothing.
 foreach(v FPO_GEN SRC WORK)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "cli.cmake: -D${v}=... is required")
@@ -202,6 +202,14 @@ expect_in(err "the IR holds program 'main2', not 'other'")
 file(WRITE "${WORK}/bad.json" "{\"fpo_ir\": 1, \"program\": 3}")
 run(1 --from-ir "${WORK}/bad.json" -o "${WORK}/x")
 expect_in(err "bad.json: error:")
+# An IR of more JSON values than fpo-gen's largest program has is refused before Jansson
+# builds them (about 40 bytes a value: 24 million zeros, 48 MB, would take a GB).
+string(REPEAT "0," 12000000 zeros)
+file(WRITE "${WORK}/values.json" "[${zeros}${zeros}0]")
+unset(zeros)
+run(1 --from-ir "${WORK}/values.json" -o "${WORK}/x")
+expect_in(err "values.json: error: line 1, column 47999999: the IR is too large (more than 24000000 JSON values")
+file(REMOVE "${WORK}/values.json")
 
 # -D changes the folded value; a failed run leaves the previous outputs untouched.
 run(0 -p main2 -D NITER=7 -o "${WORK}/gen" "${features}")
