@@ -73,6 +73,7 @@ typedef struct Loc {
 /* Limits of the input (docs/design.md, "Limits"). */
 enum {
     FPO_MAX_SOURCE = 16 << 20,   /* bytes of one source file */
+    FPO_MAX_SOURCES = 64 << 20,  /* bytes of a run's source files, all together */
     FPO_MAX_NAME = 255,          /* characters of a name */
     FPO_MAX_EXPR_DEPTH = 1000,   /* levels of one expression as written (parentheses, unary
                                   * operators, calls, operands of a binary-operator chain) */

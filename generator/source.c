@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 static FpoFile *files, **files_tail = &files;
+static size_t files_bytes;   /* their texts' bytes, at most FPO_MAX_SOURCES */
 static jmp_buf *catcher;
 char fpo_errmsg[1024];
 bool fpo_quiet;
@@ -29,6 +30,7 @@ FpoFile *fpo_files(void) { return files; }
 void fpo_sources_reset(void) {
     files = NULL;
     files_tail = &files;
+    files_bytes = 0;
 }
 
 static FpoFile *add_file(const char *real, char *text, size_t len) {
@@ -160,6 +162,13 @@ FpoFile *fpo_load_as(const char *path, const char *shown) {
     char *text = fpo_read_file(real, shown, FPO_MAX_SOURCE, &len);
     if (!text)
         return NULL;
+    if (len > FPO_MAX_SOURCES - files_bytes) {
+        snprintf(fpo_errmsg, sizeof fpo_errmsg,
+                 "cannot read '%s': the source files would come to more than %d bytes in all",
+                 shown, FPO_MAX_SOURCES);
+        return NULL;
+    }
+    files_bytes += len;
     return add_file(real, text, len);
 }
 

@@ -296,6 +296,12 @@ def import_text(n):
     return 'import "notes.txt";\n' + body("        r = q;")
 
 
+def import_wide(n):
+    """Five imports of 14 MB files of comments (70 MB): refused at the fifth, past the 64 MiB
+    a run's sources may come to."""
+    return "".join('import "wide%d.fpo";\n' % i for i in range(1, 6)) + body("        r = q;")
+
+
 def import_chain(n):
     """100 files importing one another in a chain: refused at the limit of import depth."""
     return 'import "chain1.fpo";\n' + body("        r = q;")
@@ -359,7 +365,8 @@ CASES = {
     "latin1": (latin1, 0), "utf8_comment": (utf8_comment, 0), "import_zero": (import_zero, 0),
     "import_dir": (import_dir, 0), "import_zero_link": (import_zero_link, 0), "import_fifo": (import_fifo, 0),
     "import_big": (import_big, 0), "import_text": (import_text, 0),
-    "import_chain": (import_chain, 100), "big_file": (big_file, 10 << 20),
+    "import_chain": (import_chain, 100), "import_wide": (import_wide, 14 << 20),
+    "big_file": (big_file, 10 << 20),
     "name_hypot_program": (name_hypot_program, 0),
     "name_callback_prefix": (name_callback_prefix, 0), "empty_blocks": (empty_blocks, 0),
 }
@@ -393,6 +400,11 @@ def main():
     if name == "program_blowup":
         with open(os.path.join(d, "programs.fpo"), "w") as f:
             f.write(program_lib(n))
+    if name == "import_wide":
+        line = "// " + "x" * 1020 + "\n"
+        for i in range(1, 6):
+            with open(os.path.join(d, "wide%d.fpo" % i), "w") as f:
+                f.write(line * (n // len(line)))
     if name == "import_chain":
         for i in range(1, n + 1):
             with open(os.path.join(d, "chain%d.fpo" % i), "w") as f:

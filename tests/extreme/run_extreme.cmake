@@ -66,3 +66,4 @@ math(EXPR limit_ms "${LIMIT} * 1000")
 if(ms GREATER limit_ms)
   message(FATAL_ERROR "${CASE}: ${ms} ms, more than ${LIMIT} s")
 endif()
+file(REMOVE_RECURSE "${DIR}")   # passed: its inputs and outputs (tens of MB for some) go
