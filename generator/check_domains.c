@@ -32,7 +32,7 @@ static const char *range(DBound lo, DBound hi) {
 void fpo_check_domains(Sched *s) {
     static const char axis[] = {'i', 'j'};
     for (int x = s->nfparams; x < s->nfparams + s->ir->ntemps; x++) {
-        if (fpo_given_outside(s->ir->body, s->slots[x]))   /* (halos, anything) */
+        if (s->outside[x])   /* (halos, anything) */
             continue;
         Span w[2] = {{0}, {0}};
         for (int k = 0; k < s->nblocks; k++)

@@ -489,7 +489,7 @@ static bool plain_writes(Node *n, Var *v) {
  * (its checks read every array), and no halo statement or callback gets it. */
 static bool may_drop(Cu *c, int x) {
     return x >= c->s->nfparams && c->s->fused && !fpo_instrumented(&c->s->ins) &&
-           !c->s->ins.cuda_check && !fpo_given_outside(c->ir->body, c->s->slots[x]);
+           !c->s->ins.cuda_check && !c->s->outside[x];
 }
 
 /* Whether every nest touching slot x is one of the walk's (or runs inside it). */

@@ -433,8 +433,6 @@ bool const_eval(Node *n, Value *v);
 /* ---- lower.c ---- */
 
 Ir *fpo_lower(Decl *program);
-/* whether program statements n pass v to a halo statement or a host callback */
-bool fpo_given_outside(Node *n, Var *v);
 /* The limit of a lowered program's nodes: FPO_MAX_IR_NODES (the fuzz target sets less, so that
  * its largest inputs stay small and quick under the sanitizers). */
 extern long fpo_max_ir_nodes;

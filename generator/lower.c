@@ -546,26 +546,6 @@ static void lower_pstmts(Lower *L, Node *n, Node ***out) {
         lower_pstmt(L, n, out);
 }
 
-/* Whether program statements n pass v to a halo statement or a host callback (which write
- * its points themselves: halos, anything). */
-bool fpo_given_outside(Node *n, Var *v) {
-    for (; n; n = n->next) {
-        if (n->kind == ND_HALO)
-            for (Node *a = n->args; a; a = a->next)
-                if (a->var == v)
-                    return true;
-        if (n->kind == ND_HOSTCALL)
-            for (int i = 0; i < n->decl->nparams; i++)
-                if (n->argv[i] && n->argv[i]->var == v)
-                    return true;
-        if (n->kind != ND_STAGES &&   /* (stencil calls only) */
-            (fpo_given_outside(n->body, v) || fpo_given_outside(n->then, v) ||
-             fpo_given_outside(n->els, v)))
-            return true;
-    }
-    return false;
-}
-
 Ir *fpo_lower(Decl *program) {
     Ir *ir = fpo_new(sizeof *ir);
     StrMap names = {0}, next = {0};

@@ -106,6 +106,7 @@ typedef struct Sched {
     int *at, *at1;         /* sched.c: per slot, while a unit (and one statement) is scanned */
     struct UnitRef **users;   /* per slot: the nests touching it, in block and nest order */
     int *nusers;
+    bool *outside;         /* per slot: the program gives it to a halo statement or a callback */
     StoreKind *store;      /* per slot (field parameters: SK_ARRAY) */
     bool *covered;         /* pass_extent: per slot, every read is written first in its group */
     int *share;            /* pass_pool: the slot whose pool space this array reuses, or itself */

@@ -384,6 +384,26 @@ Block *fpo_sched_block(Sched *s, Node *stages, int *gno) {
     return NULL;
 }
 
+/* Mark the slots program statements n give to a halo statement or a host callback (stencil
+ * calls aside), in one walk: a walk a slot was quadratic in programs of many temporaries. */
+static void mark_outside(Sched *s, Node *n) {
+    for (; n; n = n->next) {
+        if (n->kind == ND_HALO)
+            for (Node *a = n->args; a; a = a->next)
+                if (fpo_sched_slot(s, a->var) >= 0)
+                    s->outside[fpo_sched_slot(s, a->var)] = true;
+        if (n->kind == ND_HOSTCALL)
+            for (int i = 0; i < n->decl->nparams; i++)
+                if (n->argv[i] && fpo_sched_slot(s, n->argv[i]->var) >= 0)
+                    s->outside[fpo_sched_slot(s, n->argv[i]->var)] = true;
+        if (n->kind != ND_STAGES) {
+            mark_outside(s, n->body);
+            mark_outside(s, n->then);
+            mark_outside(s, n->els);
+        }
+    }
+}
+
 Sched *fpo_sched_new(Ir *ir, bool fused) {
     Sched *s = fpo_new(sizeof *s);
     s->ir = ir;
@@ -411,6 +431,8 @@ Sched *fpo_sched_new(Ir *ir, bool fused) {
     }
     s->at = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
     s->at1 = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
+    s->outside = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
+    mark_outside(s, ir->body);
     collect(s, ir->body);
     s->users = fpo_new(sizeof(UnitRef *) * (size_t)(s->nslots + 1));
     s->nusers = fpo_new(sizeof(int) * (size_t)(s->nslots + 1));
