@@ -3101,7 +3101,25 @@ static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *c
     return b.s;
 }
 
+/* The most entries, a nest's for a slot, the plans of a build's kernels may hold: each
+ * segment tried keeps arrays over every slot (Seg), and each of a build's 2 x variants + 2
+ * plans makes them anew, about 40 bytes an entry. Past this (some 4 GB) a program is refused
+ * rather than left to exhaust the machine's memory: 20,000 stencils each keeping a temporary
+ * would ask 3.2 x 10^9. The example model's shallow-water step asks 208,626. */
+#define CU_MAX_PLAN 100000000.0
+
 Output *fpo_emit_cuda(Ir *ir, const Build *bd, Output *out, int *nout) {
+    double units = 0;
+    for (int k = 0; k < bd->sched->nblocks; k++)
+        units += bd->sched->blocks[k].nu;
+    double entries = units * bd->sched->nslots * (2.0 * bd->nvariants + 2);
+    if (entries > CU_MAX_PLAN)
+        fpo_error_at(ir->loc,
+                     "the CUDA back end cannot plan '%s': its %.0f nests and %d fields and "
+                     "temporaries in %d variant%s ask for %.3g entries, more than %.3g; build it "
+                     "with the C back end, or as several programs",
+                     ir->name, units, bd->sched->nslots, bd->nvariants,
+                     bd->nvariants == 1 ? "" : "s", entries, CU_MAX_PLAN);
     Output *all = fpo_new(sizeof(Output) * (size_t)(*nout + bd->nvariants + 1));
     memcpy(all, out, sizeof(Output) * (size_t)*nout);
     for (int v = 0; v < bd->nvariants; v++) {
