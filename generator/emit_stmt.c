@@ -1169,20 +1169,11 @@ static unsigned char *stencil_used(Emit *e, Decl *s) {
     return used_slots(s, seen, nseen);
 }
 
-static bool stencil_writes_in(Node *n, Var *v) {
-    for (; n; n = n->next)
-        if ((n->kind == ND_ASSIGN && n->lhs->var == v) || stencil_writes_in(n->then, v) ||
-            stencil_writes_in(n->els, v) || stencil_writes_in(n->body, v))
-            return true;
-    return false;
-}
-
+/* Whether a statement of stencil s assigns its field v (fpo_extent's record: a walk of the
+ * stencil a field was quadratic in stencils of many temporaries). */
 static bool stencil_writes(Decl *s, Var *v) {
-    for (int c = 0; c < s->ncomps; c++)
-        for (int j = 0; j < s->comps[c].nivs; j++)
-            if (stencil_writes_in(s->comps[c].ivs[j].body, v))
-                return true;
-    return false;
+    int x = fpo_slot(s, v);
+    return x >= 0 && x < s->nparams + s->ntemps && fpo_extent(s)->written[x];
 }
 
 static void kbound(Buf *b, int base, int64_t off) {

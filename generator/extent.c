@@ -212,6 +212,7 @@ StencilInfo *fpo_extent(Decl *s) {
     }
     si->boxes = fpo_new(sizeof(Box *) * (size_t)(nv + 1));
     si->nboxes = fpo_new(sizeof(int) * (size_t)(nv + 1));
+    si->written = fpo_new(sizeof(bool) * (size_t)(nv + 1));
     for (int k = 0; k < nunits; k++) {
         Unit *u = &units[k];
         Group **gs = &si->groups[u->comp][u->iv];
@@ -224,6 +225,7 @@ StencilInfo *fpo_extent(Decl *s) {
         Interval *iv = &s->comps[u->comp].ivs[u->iv];
         for (int t = 0; t < u->nt; t++) {
             Touch *a = &u->t[t];
+            si->written[a->x] |= a->written;
             Box b = {u->ext.ilo + a->lo[0], u->ext.ihi + a->hi[0],
                      u->ext.jlo + a->lo[1], u->ext.jhi + a->hi[1],
                      iv->lo.base == B_BOTTOM ? KB_BOTTOM : KB_TOP,

@@ -463,6 +463,7 @@ typedef struct StencilInfo {
     int **ngroups;
     Box **boxes;          /* per variable (params then temps): boxes touched */
     int *nboxes;
+    bool *written;        /* per variable (params then temps): a statement assigns it */
 } StencilInfo;
 
 /* A variable's slot in stencil s: its index among s's params, then temps, then locals; -1 for
