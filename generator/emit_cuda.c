@@ -13,6 +13,7 @@
  * CUDA graph on the first run and replayed after. docs/cuda.md explains the mapping. */
 #include "opt.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* A nest kernel's threads: 32 along I (a warp reads consecutive points of a row), 8 along J. */
@@ -543,11 +544,17 @@ static int walk_hosts(Cu *c, FGroup *G, Unit *g0, Unit *u, int n, int left) {
  * level walked once written there, or the level d back at offset d back, walked d levels ago
  * (the levels of the walk, in its order, in `hist`). */
 static bool walk_held(Walk *k, int x, int r) {
-    bool fwd = walk_forward(k->u);
-    for (int64_t nz = 1; nz <= NZ_CHECK; nz++) {
-        int64_t *hist = NULL;
-        int nh = 0;
+    bool fwd = walk_forward(k->u), held = true;
+    for (int64_t nz = 1; nz <= NZ_CHECK && held; nz++) {
+        int64_t levels = 0;   /* (the history's room: on the heap, freed each nz) */
         for (int m = 0; m < k->n; m++) {
+            int64_t kb = fpo_dbound_at(k->u[m].box.lo[2], nz);
+            int64_t ke = fpo_dbound_at(k->u[m].box.hi[2], nz);
+            levels += ke > kb ? ke - kb : 0;
+        }
+        int64_t *hist = fpo_heap_new(sizeof(int64_t) * (size_t)(levels + 1));
+        int nh = 0;
+        for (int m = 0; m < k->n && held; m++) {
             Unit *u = &k->u[m];
             Acc *a = fpo_unit_acc(u, x);
             int64_t kb = fpo_dbound_at(u->box.lo[2], nz), ke = fpo_dbound_at(u->box.hi[2], nz);
@@ -559,14 +566,15 @@ static bool walk_held(Walk *k, int x, int r) {
                         int64_t d = fwd ? -dk : dk;
                         if (d < 0 || d > r || (d == 0 && !late) ||
                             (d > 0 && (nh < d || hist[nh - d] != lev + dk)))
-                            return false;
+                            held = false;
                     }
                 }
-                VPUSH(hist, nh, lev);
+                hist[nh++] = lev;
             }
         }
+        free(hist);
     }
-    return true;
+    return held;
 }
 
 /* The registers of stencil variable v in the walk, or false: each interval writes it with a
@@ -863,14 +871,39 @@ static void walk_ahead(Cu *c, Buf *b, Walk *k, bool fwd, const char *ka, const c
  * NULL where none) made an access of that register: a nest run inside a walk reads the walk's
  * registers (at its own point and level: walk_hosts), a segment's merged nests hand values
  * over at the point in registers (seg_regs). */
-static Node *regs_list(Sched *s, Unit *H, Var **regs, Node *n);
+/* Registers by slot: slot xs[e] (xs ascending) in reg[e], or none (NULL). */
+typedef struct Regs {
+    const int *xs;
+    int nx;
+    Var *const *reg;
+} Regs;
 
-static Node *regs_node(Sched *s, Unit *H, Var **regs, Node *n) {
+/* Slot x's place in xs[0 .. n), ascending, or -1. */
+static int slot_at(const int *xs, int n, int x) {
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (xs[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && xs[lo] == x ? lo : -1;
+}
+
+static Var *regs_at(const Regs *r, int x) {
+    int e = slot_at(r->xs, r->nx, x);
+    return e >= 0 ? r->reg[e] : NULL;
+}
+
+static Node *regs_list(Sched *s, Unit *H, const Regs *regs, Node *n);
+
+static Node *regs_node(Sched *s, Unit *H, const Regs *regs, Node *n) {
     Node *m = fpo_new(sizeof *m);
     *m = *n;
     m->next = NULL;
     if (n->kind == ND_ACCESS && n->var->ax != AX_SCALAR) {
-        Var *r = regs[fpo_call_slot(s, H, n->var)];
+        Var *r = regs_at(regs, fpo_call_slot(s, H, n->var));
         if (r)
             return reg_access(n, r);
     }
@@ -885,7 +918,7 @@ static Node *regs_node(Sched *s, Unit *H, Var **regs, Node *n) {
     return m;
 }
 
-static Node *regs_list(Sched *s, Unit *H, Var **regs, Node *n) {
+static Node *regs_list(Sched *s, Unit *H, const Regs *regs, Node *n) {
     Node head = {0}, *t = &head;
     for (; n; n = n->next)
         t = t->next = regs_node(s, H, regs, n);
@@ -893,7 +926,7 @@ static Node *regs_list(Sched *s, Unit *H, Var **regs, Node *n) {
 }
 
 /* Statements [first, first + count) of nest H (its statement group), rewritten (regs_node). */
-static Node *regs_group(Sched *s, Unit *H, Var **regs) {
+static Node *regs_group(Sched *s, Unit *H, const Regs *regs) {
     Group *g = &H->si->groups[H->comp][H->iv][H->grp];
     Node head = {0}, *t = &head, *n = nth(H->st->comps[H->comp].ivs[H->iv].body, g->first);
     for (int i = 0; i < g->count; i++, n = n->next)
@@ -903,10 +936,21 @@ static Node *regs_group(Sched *s, Unit *H, Var **regs) {
 
 /* The statements of host h of walk k, reading the walk's registers of the level walked. */
 static Node *host_body(Cu *c, Walk *k, int h) {
-    Var **regs = fpo_new(sizeof(Var *) * (size_t)(c->s->nslots + 1));
-    for (int i = 0; i < k->nwin; i++)
-        regs[k->win[i].slot] = k->win[i].w[0];
-    return regs_group(c->s, &k->u[k->n + h], regs);
+    int *xs = fpo_new(sizeof(int) * (size_t)(k->nwin + 1)), n = 0;
+    Var **reg = fpo_new(sizeof(Var *) * (size_t)(k->nwin + 1));
+    for (int i = 0; i < k->nwin; i++) {   /* by slot, ascending (a later window of a slot wins) */
+        int e = n;
+        while (e > 0 && xs[e - 1] > k->win[i].slot)
+            e--;
+        if (e > 0 && xs[e - 1] == k->win[i].slot) {
+            reg[e - 1] = k->win[i].w[0];
+            continue;
+        }
+        memmove(xs + e + 1, xs + e, sizeof(int) * (size_t)(n - e));
+        memmove(reg + e + 1, reg + e, sizeof(Var *) * (size_t)(n - e));
+        xs[e] = k->win[i].slot, reg[e] = k->win[i].w[0], n++;
+    }
+    return regs_group(c->s, &k->u[k->n + h], &(Regs){xs, n, reg});
 }
 
 /* The nests run inside the walk, at the level walked, each on the points of its box (their
@@ -1267,6 +1311,10 @@ typedef struct Seg {
     Unit *u;            /* its nests */
     int n;
     Margin *m;          /* per nest */
+    int *xs, nx;        /* the slots its nests (and the walks run inside it) touch, ascending;
+                         * the arrays "per slot" below are per one of these (seg_x), and a slot
+                         * not among them is in none (so a segment's plan is the size of its
+                         * nests, not of the program) */
     bool *shared;       /* per slot: kept in shared memory (written, then read by a later nest) */
     Margin *sm;         /* per slot: the shared tile's margins */
     int *first_w;       /* per slot: the first nest writing it (-1: none) */
@@ -1290,6 +1338,71 @@ typedef struct Seg {
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
+/* Slot x's place among g->xs, or -1. */
+static int seg_x(const Seg *g, int x) { return slot_at(g->xs, g->nx, x); }
+
+/* Seg's per-slot values of slot x (those of a slot no nest of it touches: false, -1, NULL,
+ * no margins). */
+static bool seg_shared(const Seg *g, int x) {
+    int e = seg_x(g, x);
+    return e >= 0 && g->shared[e];
+}
+
+static bool seg_global_w(const Seg *g, int x) {
+    int e = seg_x(g, x);
+    return e >= 0 && g->global_w[e];
+}
+
+static int seg_first_w(const Seg *g, int x) {
+    int e = seg_x(g, x);
+    return e >= 0 ? g->first_w[e] : -1;
+}
+
+static Var *seg_reg(const Seg *g, int x) {
+    int e = seg_x(g, x);
+    return e >= 0 ? g->reg[e] : NULL;
+}
+
+static bool seg_handed(const Seg *g, int x) {
+    int e = seg_x(g, x);
+    return e >= 0 && g->handed[e];
+}
+
+static bool seg_ro(const Seg *g, int x) {
+    int e = seg_x(g, x);
+    return g->ro && e >= 0 && g->ro[e];
+}
+
+static Margin seg_sm(const Seg *g, int x) {
+    int e = seg_x(g, x);
+    return e >= 0 ? g->sm[e] : (Margin){{0, 0}, {0, 0}};
+}
+
+static int cmp_int(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The slots units [u, u + n) touch, ascending, in *nx. */
+static int *units_slots(Unit *u, int n, int *nx) {
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        m += u[i].nacc;
+    int *xs = fpo_new(sizeof(int) * (size_t)(m + 1));
+    m = 0;
+    for (int i = 0; i < n; i++)
+        for (int a = 0; a < u[i].nacc; a++)
+            xs[m++] = u[i].acc[a].slot;
+    if (m)
+        qsort(xs, (size_t)m, sizeof *xs, cmp_int);
+    int k = 0;
+    for (int i = 0; i < m; i++)
+        if (!k || xs[i] != xs[k - 1])
+            xs[k++] = xs[i];
+    *nx = k;
+    return xs;
+}
+
 /* Whether a nest of the schedule outside units [u, u + n) may read what they write of slot x. */
 static bool used_outside(Sched *s, Unit *u, int n, int x) {
     if (x < s->nfparams)
@@ -1298,17 +1411,16 @@ static bool used_outside(Sched *s, Unit *u, int n, int x) {
      * nests of the calls that write it here can read what they wrote (in an instrumented
      * build, the checks after each group read its array too) */
     bool own = s->covered[x] && fpo_call_local(s, x) && !fpo_instrumented(&s->ins);
-    for (int k = 0; k < s->nblocks; k++)
-        for (int i = 0; i < s->blocks[k].nu; i++) {
-            Unit *v = &s->blocks[k].u[i];
-            if ((v >= u && v < u + n) || !fpo_unit_acc(v, x))
-                continue;
-            bool same_call = !own;
-            for (int e = 0; e < n && !same_call; e++)
-                same_call = u[e].stage == v->stage && fpo_unit_acc(&u[e], x);
-            if (same_call)
-                return true;
-        }
+    for (int q = 0; q < s->nusers[x]; q++) {   /* the nests touching x */
+        Unit *v = &s->blocks[s->users[x][q].block].u[s->users[x][q].unit];
+        if (v >= u && v < u + n)
+            continue;
+        bool same_call = !own;
+        for (int e = 0; e < n && !same_call; e++)
+            same_call = u[e].stage == v->stage && fpo_unit_acc(&u[e], x);
+        if (same_call)
+            return true;
+    }
     return false;
 }
 
@@ -1335,8 +1447,8 @@ static bool reads_old(Acc *a) {
  * kernel's dynamic shared memory start at 16-byte offsets); tile_bytes: all its tiles' (two
  * where g->two). */
 static size_t tile_one(Seg *g, int x, int ty, DType dt) {
-    size_t b = (size_t)((CU_TX + g->slack + g->sm[x].lo[0] + g->sm[x].hi[0]) *
-                        (ty + g->sm[x].lo[1] + g->sm[x].hi[1])) *
+    Margin sm = seg_sm(g, x);
+    size_t b = (size_t)((CU_TX + g->slack + sm.lo[0] + sm.hi[0]) * (ty + sm.lo[1] + sm.hi[1])) *
                (dt == DT_F64 ? 8u : 4u);
     return (b + 15) / 16 * 16;
 }
@@ -1351,8 +1463,9 @@ static size_t tile_bytes(Seg *g, int x, int ty, DType dt) {
  * halo statement or callback gets it (may_drop): no shared tile, no array. */
 static void seg_regs(Cu *c, Seg *g) {
     Sched *s = c->s;
-    for (int x = s->nfparams; x < s->nslots; x++) {
-        if (s->store[x] != SK_SCALAR || !may_drop(c, x) || !s->nusers[x])
+    for (int e0 = 0; e0 < g->nx; e0++) {
+        int x = g->xs[e0];
+        if (x < s->nfparams || s->store[x] != SK_SCALAR || !may_drop(c, x) || !s->nusers[x])
             continue;
         int item = -1;
         for (int e = 0; e < s->nusers[x] && item != -2; e++) {
@@ -1363,7 +1476,7 @@ static void seg_regs(Cu *c, Seg *g) {
                 item = item >= 0 && g->item[v - g->u] != item ? -2 : g->item[v - g->u];
         }
         if (item >= 0)
-            g->reg[x] = scalar_var(fpo_fmt("fpo_r%d_%s", x, s->slots[x]->name), s->slots[x]->dt);
+            g->reg[e0] = scalar_var(fpo_fmt("fpo_r%d_%s", x, s->slots[x]->name), s->slots[x]->dt);
     }
 }
 
@@ -1376,12 +1489,16 @@ static void seg_regs(Cu *c, Seg *g) {
  * a column of the walks). */
 static bool plan_segment(Cu *c, Unit *u, int n, Seg *g, int nw) {
     Sched *s = c->s;
-    int ns = s->nslots;
-    *g = (Seg){u, n, fpo_new(sizeof(Margin) * (size_t)n), fpo_new(sizeof(bool) * (size_t)ns),
-               fpo_new(sizeof(Margin) * (size_t)ns), fpo_new(sizeof(int) * (size_t)ns),
-               fpo_new(sizeof(bool) * (size_t)ns), CU_TY, 0, fpo_new(sizeof(int) * (size_t)n),
-               fpo_new(sizeof(Var *) * (size_t)(ns + 1)), nw > 0,
-               fpo_new(sizeof(bool) * (size_t)ns), nw > 0 ? 0 : c->slack, NULL};
+    int nx;
+    int *xs = units_slots(u, n + nw, &nx);
+    *g = (Seg){.u = u, .n = n, .m = fpo_new(sizeof(Margin) * (size_t)n), .xs = xs, .nx = nx,
+               .shared = fpo_new(sizeof(bool) * (size_t)(nx + 1)),
+               .sm = fpo_new(sizeof(Margin) * (size_t)(nx + 1)),
+               .first_w = fpo_new(sizeof(int) * (size_t)(nx + 1)),
+               .global_w = fpo_new(sizeof(bool) * (size_t)(nx + 1)), .ty = CU_TY,
+               .item = fpo_new(sizeof(int) * (size_t)n),
+               .reg = fpo_new(sizeof(Var *) * (size_t)(nx + 1)), .two = nw > 0,
+               .handed = fpo_new(sizeof(bool) * (size_t)(nx + 1)), .slack = nw > 0 ? 0 : c->slack};
     for (int i = 1; i < n; i++)
         if (!fpo_dbound_eq(u[i].box.lo[2], u[0].box.lo[2]) ||
             !fpo_dbound_eq(u[i].box.hi[2], u[0].box.hi[2]))
@@ -1389,12 +1506,13 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g, int nw) {
     for (int i = 0; i < n; i++)
         g->item[i] = i && u[i].loop == u[i - 1].loop ? g->item[i - 1] : i;
     seg_regs(c, g);
-    for (int x = 0; x < ns; x++) {
-        g->first_w[x] = -1;
-        for (int i = 0; i < n && g->first_w[x] < 0; i++) {
+    for (int e = 0; e < nx; e++) {
+        int x = xs[e];
+        g->first_w[e] = -1;
+        for (int i = 0; i < n && g->first_w[e] < 0; i++) {
             Acc *a = fpo_unit_acc(&u[i], x);
             if (a && a->write)
-                g->first_w[x] = i;
+                g->first_w[e] = i;
         }
     }
     /* margins, from the last nest back: a nest computes what later ones read of it */
@@ -1409,16 +1527,16 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g, int nw) {
                     g->m[i].hi[d] = max64(g->m[i].hi[d], g->m[v].hi[d] + r->hi[d]);
                 }
             }
-    for (int x = 0; x < ns; x++) {
-        int w0 = g->first_w[x];
-        if (w0 < 0 || g->reg[x])
+    for (int e = 0; e < nx; e++) {
+        int x = xs[e], w0 = g->first_w[e];
+        if (w0 < 0 || g->reg[e])
             continue;
         /* a value computed past the tile (for another value a later nest reads) goes through
          * a shared tile too: only the tile's own points are written to its array */
         for (int i = 0; i < n; i++) {
             Acc *a = fpo_unit_acc(&u[i], x);
             if (a && a->write && (g->m[i].lo[0] || g->m[i].hi[0] || g->m[i].lo[1] || g->m[i].hi[1]))
-                g->shared[x] = true;
+                g->shared[e] = true;
         }
         for (int v = 0; v < n; v++) {
             Acc *r = fpo_unit_acc(&u[v], x);
@@ -1433,7 +1551,7 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g, int nw) {
             }
             if (v == w0)
                 continue;   /* its own point (rule 2), loaded before it is written */
-            g->shared[x] = true;
+            g->shared[e] = true;
             /* every point read was computed by a nest of the segment: a covered temporary
              * (pass_extent), or the first writer's plain box holds the reads */
             Acc *w = fpo_unit_acc(&u[w0], x);
@@ -1443,30 +1561,30 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g, int nw) {
                 return false;
         }
         for (int v = n; v < n + nw; v++)   /* read by a walk run inside (plan_fed) */
-            g->handed[x] |= fpo_unit_acc(&u[v], x) != NULL;
-        g->shared[x] |= g->handed[x];
-        if (g->shared[x])
+            g->handed[e] |= fpo_unit_acc(&u[v], x) != NULL;
+        g->shared[e] |= g->handed[e];
+        if (g->shared[e])
             for (int i = 0; i < n; i++) {
                 Acc *a = fpo_unit_acc(&u[i], x);
                 if (a && a->write)
                     for (int d = 0; d < 2; d++) {
-                        g->sm[x].lo[d] = max64(g->sm[x].lo[d], g->m[i].lo[d]);
-                        g->sm[x].hi[d] = max64(g->sm[x].hi[d], g->m[i].hi[d]);
+                        g->sm[e].lo[d] = max64(g->sm[e].lo[d], g->m[i].lo[d]);
+                        g->sm[e].hi[d] = max64(g->sm[e].hi[d], g->m[i].hi[d]);
                     }
             }
-        g->global_w[x] = used_outside(s, u, n + nw, x);
+        g->global_w[e] = used_outside(s, u, n + nw, x);
         /* a first writer that starts from the array's values where it computes past its tile
          * would read what other blocks write back in the same launch */
         Acc *w = fpo_unit_acc(&u[w0], x);
-        if (g->shared[x] && g->global_w[x] && reads_old(w) &&
+        if (g->shared[e] && g->global_w[e] && reads_old(w) &&
             (g->m[w0].lo[0] || g->m[w0].hi[0] || g->m[w0].lo[1] || g->m[w0].hi[1]))
             return false;
     }
     /* the kernel's parameters: a field a slot, the nests' scalars and boxes (CUDA takes 4 KB) */
     size_t pbytes = 64;
-    for (int x = 0; x < ns; x++)
+    for (int e = 0; e < nx; e++)
         for (int i = 0; i < n; i++)
-            if (fpo_unit_acc(&u[i], x)) {
+            if (fpo_unit_acc(&u[i], xs[e])) {
                 pbytes += sizeof(int64_t) * 12;
                 break;
             }
@@ -1480,9 +1598,9 @@ static bool plan_segment(Cu *c, Unit *u, int n, Seg *g, int nw) {
     int fed_ty = c->threads / CU_TX;
     for (int ty = nw ? fed_ty : c->rows; ty >= 1; ty = nw ? 0 : ty / 2) {
         size_t bytes = 0;
-        for (int x = 0; x < ns; x++)
-            if (g->shared[x])
-                bytes += tile_bytes(g, x, ty, s->slots[x]->dt);
+        for (int e = 0; e < nx; e++)
+            if (g->shared[e])
+                bytes += tile_bytes(g, xs[e], ty, s->slots[xs[e]]->dt);
         double work = 0;
         for (int i = 0; i < n; i++)
             work += (double)((CU_TX + g->m[i].lo[0] + g->m[i].hi[0]) *
@@ -1502,14 +1620,14 @@ static void seg_view(Cu *c, Buf *b, Seg *g, int i, Var *v, int depth) {
     ind(b, depth);
     /* restrict, as the C back end's views (a nest's views are distinct arrays); an array the
      * kernel only reads, through the read-only data cache (--cuda-ldg) */
-    if (g->shared[x] && g->first_w[x] <= i)
+    if (seg_shared(g, x) && seg_first_w(g, x) <= i)
         buf_printf(b, "%s *restrict const %s = fpo_sv%d;\n", t, n, x);
-    else if (g->ro && g->ro[x])
+    else if (seg_ro(g, x))
         buf_printf(b, "FPO_READ_ONLY_(%s, %s, fpo_g%d);\n", t, n, x);
     else
         buf_printf(b, "%s *restrict const %s = fpo_g%d;\n", t, n, x);
     ind(b, depth);
-    if (g->shared[x] && g->first_w[x] <= i)
+    if (seg_shared(g, x) && seg_first_w(g, x) <= i)
         buf_printf(b, "const int fpo_sj_%s = fpo_ssj%d, fpo_sk_%s = 0;\n", v->name, x, v->name);
     else
         buf_printf(b, "const int fpo_sj_%s = fpo_gsj%d;\n%*sconst int64_t fpo_sk_%s = fpo_gsk%d;\n",
@@ -1529,16 +1647,16 @@ static bool seg_regions(Seg *g) {
  * own points: the value is used outside the segment). */
 static bool writes_back(Seg *g, int i, int x) {
     Acc *a = fpo_unit_acc(&g->u[i], x);
-    return g->shared[x] && g->global_w[x] && a && a->write;
+    return seg_shared(g, x) && seg_global_w(g, x) && a && a->write;
 }
 
 /* Whether slot x lives in the segment's shared tiles only: a temporary no nest outside the
  * segment uses, whose first writer starts from nothing in its array (a plain first write, no
  * read of it there), read by no nest before that one. */
 static bool seg_only(Cu *c, Seg *g, int x) {
-    if (!may_drop(c, x) || !g->shared[x] || g->global_w[x])
+    if (!may_drop(c, x) || !seg_shared(g, x) || seg_global_w(g, x))
         return false;
-    int w0 = g->first_w[x];
+    int w0 = seg_first_w(g, x);
     Acc *a = fpo_unit_acc(&g->u[w0], x);
     if (reads_old(a))
         return false;
@@ -1553,9 +1671,9 @@ static bool seg_only(Cu *c, Seg *g, int x) {
  * k's parity). */
 static void shared_tile(Buf *k, Buf *level, Seg *g, int x, DType dt, int *off) {
     const char *t = fpo_c_type(dt);
-    if (!g->shared[x])
+    if (!seg_shared(g, x))
         return;
-    Margin *m = &g->sm[x];
+    Margin sm = seg_sm(g, x), *m = &sm;
     int64_t w = CU_TX + g->slack + m->lo[0] + m->hi[0], h = g->ty + m->lo[1] + m->hi[1];
     int64_t one = (int64_t)tile_one(g, x, g->ty, dt) / (dt == DT_F64 ? 8 : 4);
     int64_t all = g->two ? 2 * one : w * h;   /* elements (two tiles: each 16-byte aligned) */
@@ -1581,7 +1699,7 @@ static void shared_tile(Buf *k, Buf *level, Seg *g, int x, DType dt, int *off) {
  * writes x there first, and reads it or may leave points unwritten (a region, an if). */
 static bool loads_first(Seg *g, int i, int x) {
     Acc *a = fpo_unit_acc(&g->u[i], x);
-    return g->shared[x] && g->first_w[x] == i && a && reads_old(a);
+    return seg_shared(g, x) && seg_first_w(g, x) == i && a && reads_old(a);
 }
 
 /* Whether nest i of the segment reads slot x (in its shared tile or its array). */
@@ -1592,9 +1710,10 @@ static bool seg_reads(Seg *g, int i, int x) {
 
 /* Whether nest i of the segment must run after nest j's points are all done (j < i): one of
  * them writes a slot the other reads or writes, and another thread may compute the point. */
-static bool depends(Seg *g, int i, int j, int ns) {
-    for (int x = 0; x < ns; x++) {
-        Acc *a = fpo_unit_acc(&g->u[i], x), *b = fpo_unit_acc(&g->u[j], x);
+static bool depends(Seg *g, int i, int j) {
+    for (int q = 0; q < g->u[i].nacc; q++) {
+        int x = g->u[i].acc[q].slot;
+        Acc *a = &g->u[i].acc[q], *b = fpo_unit_acc(&g->u[j], x);
         if (a && b && (a->write || (b->write && seg_reads(g, i, x))))
             return true;
     }
@@ -1620,10 +1739,10 @@ static bool item_runs(Seg *g, int i, const bool *runs) {
 
 /* Whether item i of the segment must run after item j's points are all done (j < i): a nest
  * of one depends on a nest of the other (depends). */
-static bool item_depends(Seg *g, int i, int j, int ns) {
+static bool item_depends(Seg *g, int i, int j) {
     for (int a = i; a < item_end(g, i); a++)
         for (int b = j; b < item_end(g, j); b++)
-            if (depends(g, a, b, ns))
+            if (depends(g, a, b))
                 return true;
     return false;
 }
@@ -1635,13 +1754,13 @@ static bool item_depends(Seg *g, int i, int j, int ns) {
  * do (runs[n] false) is left out, an item none of whose nests runs too. The phase of each
  * item in phase[] (at its first nest; zeroed by the caller), the last phase returned (-1:
  * none). */
-static int item_phases(Seg *g, int ns, const bool *runs, int *phase) {
+static int item_phases(Seg *g, const bool *runs, int *phase) {
     int last = -1;
     for (int i = 0; i < g->n; i = item_end(g, i)) {
         if (!item_runs(g, i, runs))
             continue;
         for (int j = 0; j < i; j = item_end(g, j))
-            if (item_runs(g, j, runs) && phase[j] >= phase[i] && item_depends(g, i, j, ns))
+            if (item_runs(g, j, runs) && phase[j] >= phase[i] && item_depends(g, i, j))
                 phase[i] = phase[j] + 1;
         last = phase[i] > last ? phase[i] : last;
     }
@@ -1766,7 +1885,7 @@ static bool unit_point(Cu *c, Seg *g, int i, Buf *setup, Buf *point, unsigned dr
     Sched *s = c->s;
     Unit *u = &g->u[i];
     Decl *st = u->st;
-    Node *body = regs_group(s, u, g->reg);
+    Node *body = regs_group(s, u, &(Regs){g->xs, g->nx, g->reg});
     for (int a = 0; a < st->nparams; a++)
         if (st->params[a]->ax == AX_SCALAR)
             buf_printf(setup, "        const %s %s = fpo__s%d_%s;\n        (void)%s;\n",
@@ -1781,17 +1900,20 @@ static bool unit_point(Cu *c, Seg *g, int i, Buf *setup, Buf *point, unsigned dr
     /* the first writer of a shared slot that needs its old value (reads_old) starts from the
      * array's value there */
     bool runs = fpo_c_emits(c->ctx, body, FPO_ONE_AT_A_TIME | FPO_AT_LEVEL | drop);
-    for (int x = 0; x < s->nslots; x++)
+    for (int q = 0; q < g->nx; q++) {
+        int x = g->xs[q];
         if (loads_first(g, i, x)) {
             buf_printf(point, "            fpo_sv%d[i + j * fpo_ssj%d] = fpo_g%d[i + j * "
                               "fpo_gsj%d];\n",
                        x, x, x, x);
             runs = true;
         }
+    }
     fpo_c_point(point, st, body, 3, c->ctx, FPO_ONE_AT_A_TIME | FPO_AT_LEVEL | drop);
     /* what it wrote to shared tiles, back to the arrays at the tile's own points */
     Buf back = {0};
-    for (int x = 0; x < s->nslots; x++) {
+    for (int q = 0; q < g->nx; q++) {
+        int x = g->xs[q];
         if (writes_back(g, i, x))
             buf_printf(&back, "                fpo_g%d[i + j * fpo_gsj%d] = fpo_sv%d[i + j * "
                               "fpo_ssj%d];\n",
@@ -1855,7 +1977,7 @@ static void item_loop(Cu *c, Seg *g, int i, Buf *nb, const bool *runs, bool spli
     if (split)
         for (int n = i; n < item_end(g, i); n++)
             if (runs[n])
-                fpo_c_rim(&rim, c->ctx, regs_group(c->s, &g->u[n], g->reg), box, &sep);
+                fpo_c_rim(&rim, c->ctx, regs_group(c->s, &g->u[n], &(Regs){g->xs, g->nx, g->reg}), box, &sep);
     if (!rim.len) {
         emit_points(c, nb, w, point);
         return;
@@ -1901,13 +2023,15 @@ static void emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs, bool own) {
     }
     buf_add(nb, " */\n");
     Buf point = {0}, inner = {0};   /* a point; one where no edge region holds */
-    for (int x = 0; x < s->nslots; x++)   /* the registers its nests hand values over in */
-        for (int n = i; n < e && g->reg[x]; n++)
+    for (int q = 0; q < g->nx; q++) {   /* the registers its nests hand values over in */
+        int x = g->xs[q];
+        for (int n = i; n < e && g->reg[q]; n++)
             if (fpo_unit_acc(&g->u[n], x)) {
                 buf_printf(&point, "            %s %s = 0;\n            (void)%s;\n",
-                           fpo_c_type(s->slots[x]->dt), g->reg[x]->name, g->reg[x]->name);
+                           fpo_c_type(s->slots[x]->dt), g->reg[q]->name, g->reg[q]->name);
                 break;
             }
+    }
     buf_addn(&inner, point.s ? point.s : "", point.len);
     if (e - i == 1) {
         unit_range(nb, g, i, "");
@@ -1988,7 +2112,7 @@ static int seg_own(Cu *c, Seg *g, const bool *runs, const int *phase, int last) 
         bool hands = false;
         for (int n = i; n < item_end(g, i); n++)
             for (int a = 0; a < g->u[n].nacc; a++)
-                hands |= g->u[n].acc[a].write && g->handed[g->u[n].acc[a].slot];
+                hands |= g->u[n].acc[a].write && seg_handed(g, g->u[n].acc[a].slot);
         if (!hands)
             continue;
         if (own >= 0)
@@ -2019,13 +2143,13 @@ typedef struct SegText {
 static SegText seg_text(Cu *c, Seg *g, bool perlevel) {
     Sched *s = c->s;
     SegText t = {0};
-    bool *touched = t.touched = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
+    bool *touched = t.touched = fpo_new(sizeof(bool) * (size_t)(g->nx + 1));   /* per g->xs */
     for (int i = 0; i < g->n; i++)
         for (int a = 0; a < g->u[i].nacc; a++)
-            touched[g->u[i].acc[a].slot] = true;
-    for (int x = 0; x < s->nslots; x++)
-        if (touched[x])
-            buf_printf(&t.params, "const fpo_field fpo__f%d, ", x);
+            touched[seg_x(g, g->u[i].acc[a].slot)] = true;
+    for (int q = 0; q < g->nx; q++)
+        if (touched[q])
+            buf_printf(&t.params, "const fpo_field fpo__f%d, ", g->xs[q]);
     for (int i = 0; i < g->n; i++) {
         Decl *st = g->u[i].st;
         for (int a = 0; a < st->nparams; a++)
@@ -2041,14 +2165,15 @@ static SegText seg_text(Cu *c, Seg *g, bool perlevel) {
         buf_printf(k, "    FPO_DYNAMIC_SHARED_(fpo_dsh_, %d);   /* the shared tiles, %d bytes "
                       "(asked for at launch) */\n",
                    g->bytes, g->bytes);
-    for (int x = 0; x < s->nslots; x++) {
-        if (!touched[x])
+    for (int q = 0; q < g->nx; q++) {
+        int x = g->xs[q];
+        if (!touched[q])
             continue;
         Var *v = s->slots[x];
         const char *ty = fpo_c_type(v->dt);
         buf_printf(k, "    /* slot %d: %s%s */\n", x, v->name,
-                   g->reg[x]      ? ", in registers only"
-                   : g->shared[x] ? (g->global_w[x] ? ", in shared memory and written back"
+                   seg_reg(g, x)      ? ", in registers only"
+                   : seg_shared(g, x) ? (seg_global_w(g, x) ? ", in shared memory and written back"
                                                     : ", in shared memory only")
                                   : "");
         if (!c->array[x]) {   /* (its fpo_field has no data) */
@@ -2087,7 +2212,7 @@ static SegText seg_text(Cu *c, Seg *g, bool perlevel) {
     for (int i = 0; i < g->n; i = item_end(g, i))
         emit_item(c, g, i, &nests[i], runs, false);
     int *phase = fpo_new(sizeof(int) * (size_t)g->n);
-    int last = item_phases(g, s->nslots, runs, phase);
+    int last = item_phases(g, runs, phase);
     int own = seg_own(c, g, runs, phase, last);
     if (own >= 0) {   /* (the same text, setting fpo_own) */
         nests[own] = (Buf){0};
@@ -2103,15 +2228,14 @@ static SegText seg_text(Cu *c, Seg *g, bool perlevel) {
 /* The launch's tiles (fpo_i0, fpo_i1, fpo_j0, fpo_j1 at `depth`): the fewest whose points,
  * each widened by the nest's margins, cover every nest's box (a nest's own box where it writes
  * a shared tile back: only at the tile's own points); no tile for margins alone. */
-static void seg_cover(Cu *c, Buf *b, Seg *g, int depth) {
-    Sched *s = c->s;
+static void seg_cover(Buf *b, Seg *g, int depth) {
     ind(b, depth);
     buf_add(b, "int64_t fpo_i0 = INT64_MAX, fpo_i1 = INT64_MIN, fpo_j0 = INT64_MAX, fpo_j1 = INT64_MIN;\n");
     for (int i = 0; i < g->n; i++) {
         SBox x = g->u[i].box;
         bool back = false;
-        for (int y = 0; y < s->nslots; y++)
-            back |= writes_back(g, i, y);
+        for (int q = 0; q < g->nx; q++)
+            back |= writes_back(g, i, g->xs[q]);
         Margin m = back ? (Margin){{0, 0}, {0, 0}} : g->m[i];
         ind(b, depth);
         buf_printf(b, "fpo_cover_(&fpo_i0, &fpo_i1, %s, %s, %lld, %lld), fpo_cover_(&fpo_j0, &fpo_j1, "
@@ -2138,9 +2262,9 @@ static void seg_launch(Cu *c, Buf *b, Seg *g, const char *name, const char *nk) 
 /* The segment's arguments for its parameters (seg_text), each followed by ", ". */
 static void seg_args(Cu *c, Buf *b, Seg *g, const bool *touched) {
     Sched *s = c->s;
-    for (int x = 0; x < s->nslots; x++)
-        if (touched[x])
-            buf_printf(b, "%s, ", slot_field(s, x));
+    for (int q = 0; q < g->nx; q++)
+        if (touched[q])
+            buf_printf(b, "%s, ", slot_field(s, g->xs[q]));
     for (int i = 0; i < g->n; i++) {
         Unit *u = &g->u[i];
         for (int a = 0; a < u->st->nparams; a++)
@@ -2192,7 +2316,8 @@ static void seg_tile_origin(Buf *k, int ty, int slack) {
 static void seg_prefetch(Cu *c, Seg *g, const char *kp, bool here, const char *when, int depth,
                          Buf *setup, Buf *level) {
     Sched *s = c->s;
-    for (int x = 0; x < s->nslots; x++) {
+    for (int q = 0; q < g->nx; q++) {
+        int x = g->xs[q];
         Var *v = s->slots[x];
         if (!c->array[x] || v->ax != AX_IJK)
             continue;
@@ -2200,7 +2325,8 @@ static void seg_prefetch(Cu *c, Seg *g, const char *kp, bool here, const char *w
         bool read = false;
         for (int i = 0; i < g->n; i++) {
             Acc *a = fpo_unit_acc(&g->u[i], x);
-            if (!a || (!a->read && !loads_first(g, i, x)) || (g->shared[x] && g->first_w[x] < i))
+            if (!a || (!a->read && !loads_first(g, i, x)) ||
+                (seg_shared(g, x) && seg_first_w(g, x) < i))
                 continue;
             for (int d = 0; d < 2; d++) {
                 int64_t l = g->m[i].lo[d] - a->lo[d], h = g->m[i].hi[d] + a->hi[d];
@@ -2235,14 +2361,15 @@ static void seg_prefetch(Cu *c, Seg *g, const char *kp, bool here, const char *w
  * nothing writes them while it runs. */
 static void seg_read_only(Cu *c, Seg *g) {
     Sched *s = c->s;
-    g->ro = fpo_new(sizeof(bool) * (size_t)(s->nslots + 1));
-    for (int x = 0; x < s->nslots; x++) {
+    g->ro = fpo_new(sizeof(bool) * (size_t)(g->nx + 1));
+    for (int q = 0; q < g->nx; q++) {
+        int x = g->xs[q];
         bool read = false, written = false;
         for (int i = 0; i < g->n; i++) {
             Acc *a = fpo_unit_acc(&g->u[i], x);
             read |= a && a->read, written |= a && a->write;
         }
-        g->ro[x] = read && !written && c->array[x] && s->slots[x]->dt != DT_BOOL;
+        g->ro[q] = read && !written && c->array[x] && s->slots[x]->dt != DT_BOOL;
     }
 }
 
@@ -2327,7 +2454,7 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, const Buf *walks, int depth) {
      * tile's own points); no tile for margins alone */
     ind(b, depth);
     buf_add(b, "{\n");
-    seg_cover(c, b, g, depth + 1);
+    seg_cover(b, g, depth + 1);
     int d = depth + 1;
     if (walks) {   /* PC_CHUNK: its tile rows in chunks, each chunk's walks after its tiles */
         ind(b, d);
@@ -2423,7 +2550,7 @@ static bool walks_own_columns(Seg *g, Unit *v, int n, Walk *k0, bool fed) {
         Unit *U = &v[e];
         for (int a = 0; a < U->nacc; a++) {
             Acc *A = &U->acc[a];
-            int x = A->slot, w0 = g->first_w[x];
+            int x = A->slot, w0 = seg_first_w(g, x);
             bool touched = false;
             for (int i = 0; i < g->n; i++)
                 touched |= fpo_unit_acc(&g->u[i], x) != NULL;
@@ -2431,7 +2558,7 @@ static bool walks_own_columns(Seg *g, Unit *v, int n, Walk *k0, bool fed) {
                 return false;
             if (w0 < 0)
                 continue;
-            if (A->write || g->reg[x] || fpo_c_has_region(g->u[w0].st) ||
+            if (A->write || seg_reg(g, x) || fpo_c_has_region(g->u[w0].st) ||
                 (fed && (U < k0->u || U >= k0->u + k0->n || !A->kconst || A->ij_only ||
                          A->lo[2] || A->hi[2])))
                 return false;
@@ -2582,17 +2709,30 @@ static void plan_arrays(Cu *c) {
             bool seg = pc->kind == PC_SEG || pc->kind == PC_FED || pc->kind == PC_CHUNK;
             if (seg && pc->seg.bytes > CU_STATIC && pc->seg.bytes > c->dyn_shared)
                 c->dyn_shared = pc->seg.bytes;
-            for (int x = 0; x < s->nslots; x++) {
-                bool touches = false;
-                for (int i = 0; i < pc->n && !touches; i++)
-                    touches = fpo_unit_acc(&u[i], x) != NULL;
-                bool hold = seg && (seg_only(c, &pc->seg, x) || pc->seg.reg[x]);
+            /* the slots its nests touch, its segment plans or its walks keep (no other is held,
+             * touched or tiled by it; a slot looked at twice changes nothing) */
+            int nt = 0, nw = 0;
+            int *touched = units_slots(u, pc->n, &nt);
+            for (int w = 0; pc->kind >= PC_WALK && w < pc->nwalk; w++)   /* (WALK, FED, CHUNK) */
+                nw += pc->walk[w].nwin;
+            int nxs = nt, *xs = fpo_new(sizeof(int) * (size_t)(nt + nw + (seg ? pc->seg.nx : 0) + 1));
+            memcpy(xs, touched, sizeof(int) * (size_t)nt);
+            for (int e = 0; seg && e < pc->seg.nx; e++)
+                xs[nxs++] = pc->seg.xs[e];
+            for (int w = 0; pc->kind >= PC_WALK && w < pc->nwalk; w++)
+                for (int r = 0; r < pc->walk[w].nwin; r++)
+                    xs[nxs++] = pc->walk[w].win[r].slot;
+            for (int e = 0; e < nxs; e++) {
+                int x = xs[e];
+                bool touches = slot_at(touched, nt, x) >= 0;
+                bool hold = seg && (seg_only(c, &pc->seg, x) || seg_reg(&pc->seg, x));
                 for (int w = 0; pc->kind >= PC_WALK && w < pc->nwalk; w++)   /* (WALK, FED, CHUNK) */
                     for (int r = 0; r < pc->walk[w].nwin; r++)
                         hold |= pc->walk[w].win[r].drop && pc->walk[w].win[r].slot == x;
                 held[x] |= hold;
                 kept[x] &= hold || !touches;
-                Margin *m = seg && pc->seg.shared[x] ? &pc->seg.sm[x] : NULL;
+                Margin sm = seg ? seg_sm(&pc->seg, x) : (Margin){{0, 0}, {0, 0}};
+                Margin *m = seg && seg_shared(&pc->seg, x) ? &sm : NULL;
                 int slack = seg ? pc->seg.slack : 0;
                 if (m && CU_TX + slack + m->lo[0] + m->hi[0] > c->tile_row)
                     c->tile_row = (int)(CU_TX + slack + m->lo[0] + m->hi[0]);
@@ -2750,7 +2890,7 @@ static void fed_views(Cu *c, Buf *kb, Seg *g, Walk *k0, const unsigned char *use
         int x = v->ax == AX_SCALAR ? -1 : fpo_call_slot(c->s, k0->u, v);
         if (v->ax == AX_SCALAR) {
             buf_printf(kb, "    (void)%s;\n", fpo_c_name(v->name));
-        } else if (used[i] && g->first_w[x] >= 0) {
+        } else if (used[i] && seg_first_w(g, x) >= 0) {
             buf_printf(kb, "    (void)fpo__v_%s;   /* the segment's, in its shared tile */\n", v->name);
             buf_printf(handed, "    const %s *restrict %s = fpo_sv%d;   /* the segment's, level k */\n"
                                "    const int64_t fpo_sj_%s = fpo_ssj%d, fpo_sk_%s = 0;\n",
@@ -2819,7 +2959,7 @@ static void emit_fed(Cu *c, Buf *b, Piece *p, int depth) {
     SBox x = unit_cols(u);
     ind(b, depth);
     buf_add(b, "{\n");
-    seg_cover(c, b, g, depth + 1);
+    seg_cover(b, g, depth + 1);
     ind(b, depth + 1);
     buf_printf(b, "fpo_cover_(&fpo_i0, &fpo_i1, %s, %s, 0, 0), fpo_cover_(&fpo_j0, &fpo_j1, %s, %s, "
                   "0, 0);   /* the walks' columns */\n",
@@ -3101,25 +3241,7 @@ static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *c
     return b.s;
 }
 
-/* The most entries, a nest's for a slot, the plans of a build's kernels may hold: each
- * segment tried keeps arrays over every slot (Seg), and each of a build's 2 x variants + 2
- * plans makes them anew, about 40 bytes an entry. Past this (some 4 GB) a program is refused
- * rather than left to exhaust the machine's memory: 20,000 stencils each keeping a temporary
- * would ask 3.2 x 10^9. The example model's shallow-water step asks 208,626. */
-#define CU_MAX_PLAN 100000000.0
-
 Output *fpo_emit_cuda(Ir *ir, const Build *bd, Output *out, int *nout) {
-    double units = 0;
-    for (int k = 0; k < bd->sched->nblocks; k++)
-        units += bd->sched->blocks[k].nu;
-    double entries = units * bd->sched->nslots * (2.0 * bd->nvariants + 2);
-    if (entries > CU_MAX_PLAN)
-        fpo_error_at(ir->loc,
-                     "the CUDA back end cannot plan '%s': its %.0f nests and %d fields and "
-                     "temporaries in %d variant%s ask for %.3g entries, more than %.3g; build it "
-                     "with the C back end, or as several programs",
-                     ir->name, units, bd->sched->nslots, bd->nvariants,
-                     bd->nvariants == 1 ? "" : "s", entries, CU_MAX_PLAN);
     Output *all = fpo_new(sizeof(Output) * (size_t)(*nout + bd->nvariants + 1));
     memcpy(all, out, sizeof(Output) * (size_t)*nout);
     for (int v = 0; v < bd->nvariants; v++) {
