@@ -3137,8 +3137,10 @@ char *fpo_cuda_summary(Ir *ir, const Build *bd) {
                    regs, regs == 1 ? "" : "s");
 }
 
-/* One variant's .cu source. */
-static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *classes) {
+/* One variant's .cu source; with `table`, the arrays' table (arrays_table) at its end, from
+ * the same plan. */
+static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *classes,
+                          bool table) {
     const char *name = fpo_class_name(edges);
     const char *src = ir->loc.file ? strrchr(ir->loc.file->path, '/') : NULL;
     src = src ? src + 1 : ir->loc.file ? ir->loc.file->path : "IR";
@@ -3219,6 +3221,8 @@ static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *c
                        "    fpo_status launched = fpo_cuda_status(fpo__cu, \"%s\", st ? &fpo_later : err);\n"
                        "    return st ? st : launched;\n}\n",
                    args.s, ir->name);
+        if (table)
+            arrays_table(&b, ir, &c);
         return b.s;
     }
     buf_printf(&b, "\nfpo_status %s__cuda_%s(%s *p%s, fpo_error *err) {\n", ir->name, name,
@@ -3238,6 +3242,8 @@ static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *c
                    "    (void)fpo_body_(p, fpo__cu%s, err);   /* plain launches where capture failed */\n"
                    "    return fpo_cuda_status(fpo__cu, \"%s\", err);\n}\n",
                ir->name, args.s, ir->name, args.s, ir->name);
+    if (table)
+        arrays_table(&b, ir, &c);
     return b.s;
 }
 
@@ -3249,14 +3255,8 @@ Output *fpo_emit_cuda(Ir *ir, const Build *bd, Output *out, int *nout) {
         for (int c = 0; c < bd->nclasses; c++)
             if (bd->variant_of[c] == v)
                 buf_printf(&cls, "%s%s", cls.len ? ", " : "", fpo_class_name(bd->classes[c]));
-        char *text = emit_variant(ir, bd, bd->variants[v], cls.s);
-        if (v == 0) {   /* the arrays' table, once */
-            Buf t = {0};
-            Cu c = cu_new(ir, bd, bd->variants[v]);
-            buf_add(&t, text);
-            arrays_table(&t, ir, &c);
-            text = t.s;
-        }
+        /* (the first variant's file ends with the arrays' table) */
+        char *text = emit_variant(ir, bd, bd->variants[v], cls.s, v == 0);
         char *file = fpo_fmt("%s.%s.cu", ir->name, fpo_class_name(bd->variants[v]));
         all[(*nout)++] = (Output){file, fpo_c_lines_back(text, file)};
     }
