@@ -309,18 +309,6 @@ static void ind(Buf *b, int depth) {
         buf_add(b, "    ");
 }
 
-/* Text [s, s + n) `levels` levels in (#line directives stay in the first column). */
-static void add_indented(Buf *k, const char *s, size_t n, int levels) {
-    for (const char *q = s, *e = s + n; q < e;) {
-        const char *nl = memchr(q, '\n', (size_t)(e - q));
-        size_t len = nl ? (size_t)(nl - q) + 1 : (size_t)(e - q);
-        if (*q != '#' && *q != '\n')
-            ind(k, levels);
-        buf_addn(k, q, len);
-        q += len;
-    }
-}
-
 /* The launch of kernel `k` on points [ib, ie) x [jb, je), levels [ka, kz) (nk block layers; a
  * column kernel's blocks of --cuda-walk-rows rows, as a walk kernel's). */
 static void launch_nest(Cu *c, Buf *b, Unit *u, const char *k, KReads *kr, SBox x,
@@ -977,7 +965,7 @@ static void emit_hosts(Cu *c, Buf *kb, Walk *k, Node **hb, unsigned char **hu, i
                 fpo_c_field_setup(&v, hs, x);
             }
         }
-        add_indented(kb, v.s, v.len, depth);   /* (the views, inside the block) */
+        fpo_c_indented(kb, v.s, v.len, depth);   /* (the views, inside the block) */
         fpo_c_point(kb, hs, hb[h], depth + 1, c->ctx, FPO_ONE_AT_A_TIME);
         ind(kb, depth);
         buf_add(kb, "}\n");
@@ -1244,11 +1232,11 @@ static void walks_parts(Cu *c, Buf *kb, Walk *k, int q0, int nk, WalksCode *t, i
         Buf part = {0};
         walk_part(c, &part, &k[q], &t->w[q], h0, m0);
         if (nk == 1) {
-            add_indented(kb, part.s, part.len, levels - 1);
+            fpo_c_indented(kb, part.s, part.len, levels - 1);
         } else {
             ind(kb, levels);
             buf_printf(kb, "{   /* computation %d */\n", k[q].u->comp + 1);
-            add_indented(kb, part.s, part.len, levels);
+            fpo_c_indented(kb, part.s, part.len, levels);
             ind(kb, levels);
             buf_add(kb, "}\n");
         }
@@ -1378,31 +1366,6 @@ static Margin seg_sm(const Seg *g, int x) {
     return e >= 0 ? g->sm[e] : (Margin){{0, 0}, {0, 0}};
 }
 
-static int cmp_int(const void *a, const void *b) {
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
-/* The slots units [u, u + n) touch, ascending, in *nx. */
-static int *units_slots(Unit *u, int n, int *nx) {
-    int m = 0;
-    for (int i = 0; i < n; i++)
-        m += u[i].nacc;
-    int *xs = fpo_new(sizeof(int) * (size_t)(m + 1));
-    m = 0;
-    for (int i = 0; i < n; i++)
-        for (int a = 0; a < u[i].nacc; a++)
-            xs[m++] = u[i].acc[a].slot;
-    if (m)
-        qsort(xs, (size_t)m, sizeof *xs, cmp_int);
-    int k = 0;
-    for (int i = 0; i < m; i++)
-        if (!k || xs[i] != xs[k - 1])
-            xs[k++] = xs[i];
-    *nx = k;
-    return xs;
-}
-
 /* Whether a nest of the schedule outside units [u, u + n) may read what they write of slot x. */
 static bool used_outside(Sched *s, Unit *u, int n, int x) {
     if (x < s->nfparams)
@@ -1490,7 +1453,7 @@ static void seg_regs(Cu *c, Seg *g) {
 static bool plan_segment(Cu *c, Unit *u, int n, Seg *g, int nw) {
     Sched *s = c->s;
     int nx;
-    int *xs = units_slots(u, n + nw, &nx);
+    int *xs = fpo_units_slots(s, u, n + nw, &nx);
     *g = (Seg){.u = u, .n = n, .m = fpo_new(sizeof(Margin) * (size_t)n), .xs = xs, .nx = nx,
                .shared = fpo_new(sizeof(bool) * (size_t)(nx + 1)),
                .sm = fpo_new(sizeof(Margin) * (size_t)(nx + 1)),
@@ -1792,7 +1755,7 @@ static void emit_phases(Buf *k, Seg *g, Buf *nests, const bool *runs, const int 
         buf_add(k, " */\n");
         for (int i = 0; i < g->n; i = item_end(g, i))
             if (item_runs(g, i, runs) && phase[i] == p)
-                add_indented(k, nests[i].s, nests[i].len, 1);
+                fpo_c_indented(k, nests[i].s, nests[i].len, 1);
         if (p < last || !open)
             buf_add(k, "    }\n");
     }
@@ -1845,9 +1808,9 @@ static void emit_points(Cu *c, Buf *nb, int64_t w, Buf *point) {
         buf_printf(nb, "            FPO_UNROLL(%d)\n", c->unroll);
     buf_printf(nb, "            for (int j = fpo_c + (int)threadIdx.x / %d; j < fpo_d; j += %d) {\n",
                CU_TX, c->threads / CU_TX);
-    add_indented(nb, point->s, point->len, 1);
+    fpo_c_indented(nb, point->s, point->len, 1);
     buf_add(nb, "            }\n        } else {\n");
-    add_indented(nb, any.s, any.len, 1);
+    fpo_c_indented(nb, any.s, any.len, 1);
     buf_add(nb, "        }\n");
 }
 
@@ -1985,11 +1948,11 @@ static void item_loop(Cu *c, Seg *g, int i, Buf *nb, const bool *runs, bool spli
     Buf all = {0}, in = {0};
     emit_points(c, &all, w, point);
     buf_printf(nb, "        if (%s) {   /* the tile holds points of edge regions */\n", rim.s);
-    add_indented(nb, all.s, all.len, 1);
+    fpo_c_indented(nb, all.s, all.len, 1);
     buf_add(nb, "        } else {   /* none */\n");
     if (inside) {
         emit_points(c, &in, w, inner);
-        add_indented(nb, in.s, in.len, 1);
+        fpo_c_indented(nb, in.s, in.len, 1);
     }
     buf_add(nb, "        }\n");
 }
@@ -2082,8 +2045,8 @@ static void emit_item(Cu *c, Seg *g, int i, Buf *nb, bool *runs, bool own) {
                                g->u[n].st->name);
                 else
                     buf_printf(to, "            {   /* %s */\n", g->u[n].st->name);
-                add_indented(to, setup.s ? setup.s : "", setup.len, 2);
-                add_indented(to, body->s ? body->s : "", body->len, 1);
+                fpo_c_indented(to, setup.s ? setup.s : "", setup.len, 2);
+                fpo_c_indented(to, body->s ? body->s : "", body->len, 1);
                 buf_add(to, "            }\n");
             }
         }
@@ -2380,7 +2343,7 @@ static void walks_whole(Buf *b, const Buf *walks, const char *open, const char *
     buf_printf(b, "%s   /* %sthe walks over all their columns */\n", open, why);
     ind(b, depth + 1);
     buf_add(b, "const int64_t fpo_cj0 = INT64_MIN, fpo_cj1 = INT64_MAX;\n");
-    add_indented(b, walks->s, walks->len, depth + 1);
+    fpo_c_indented(b, walks->s, walks->len, depth + 1);
     ind(b, depth);
     buf_add(b, "}\n");
 }
@@ -2431,7 +2394,7 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, const Buf *walks, int depth) {
                    "turn */\n        const int64_t k = fpo_k0 + fpo_l;\n        (void)k;\n");
         buf_addn(k, t.level.s, t.level.len);
         buf_addn(k, pfl.s ? pfl.s : "", pfl.len);
-        add_indented(k, t.phases.s, t.phases.len, 1);
+        fpo_c_indented(k, t.phases.s, t.phases.len, 1);
         buf_add(k, "        __syncthreads();   /* the next level writes the shared tiles again */\n"
                    "    }\n");
     } else {
@@ -2490,7 +2453,7 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, const Buf *walks, int depth) {
                    "fpo_nc ? fpo_j1 : INT64_MAX;\n");
         ind(b, d);
         buf_add(b, "fpo_cuda_fork(fpo__cu);\n");
-        add_indented(b, walks->s, walks->len, d);
+        fpo_c_indented(b, walks->s, walks->len, d);
         ind(b, d);
         buf_add(b, "fpo_cuda_back(fpo__cu);\n");
         ind(b, d - 1);
@@ -2712,11 +2675,13 @@ static void plan_arrays(Cu *c) {
             /* the slots its nests touch, its segment plans or its walks keep (no other is held,
              * touched or tiled by it; a slot looked at twice changes nothing) */
             int nt = 0, nw = 0;
-            int *touched = units_slots(u, pc->n, &nt);
+            int *touched = fpo_units_slots(s, u, pc->n, &nt);
             for (int w = 0; pc->kind >= PC_WALK && w < pc->nwalk; w++)   /* (WALK, FED, CHUNK) */
                 nw += pc->walk[w].nwin;
-            int nxs = nt, *xs = fpo_new(sizeof(int) * (size_t)(nt + nw + (seg ? pc->seg.nx : 0) + 1));
-            memcpy(xs, touched, sizeof(int) * (size_t)nt);
+            int nxs = nt, *xs = fpo_new(sizeof(int) *
+                                        (size_t)(nt + nw + (seg ? pc->seg.nx : 0) + 1));
+            for (int e = 0; e < nt; e++)
+                xs[e] = touched[e];
             for (int e = 0; seg && e < pc->seg.nx; e++)
                 xs[nxs++] = pc->seg.xs[e];
             for (int w = 0; pc->kind >= PC_WALK && w < pc->nwalk; w++)
@@ -2817,19 +2782,19 @@ static void fed_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, SegText *t, Buf *pf, 
     }
     buf_printf(kb, "        for (int64_t k = %s; %s; %s) {\n", fwd ? "fpo_wa" : "fpo_wz - 1",
                fwd ? "k < fpo_wz" : "k >= fpo_wa", fwd ? "k++" : "k--");
-    add_indented(kb, t->tiles.s, t->tiles.len, 2);
+    fpo_c_indented(kb, t->tiles.s, t->tiles.len, 2);
     if (t->own)
         buf_add(kb, "            bool fpo_own = false;   /* the walk's values at a thread's column "
                     "computed by that thread (seg_own) */\n");
     buf_add(kb, "            {   /* the segment's nests at level k */\n");
     if (pf->len)
         buf_printf(kb, "                /* its inputs %d levels on, toward L2 */\n%s", FED_AHEAD, pf->s);
-    add_indented(kb, t->level.s, t->level.len, 2);
-    add_indented(kb, t->phases.s, t->phases.len, 3);
+    fpo_c_indented(kb, t->level.s, t->level.len, 2);
+    fpo_c_indented(kb, t->phases.s, t->phases.len, 3);
     /* the walk's step at level k, at a thread's column (at depth 4) */
     Buf wb = {0};
     fed_column(&wb, ty, k, 0, 1, 0, 4);
-    add_indented(&wb, hv->s ? hv->s : "", hv->len, 4);
+    fpo_c_indented(&wb, hv->s ? hv->s : "", hv->len, 4);
     for (int m = 0; m < k->n; m++) {
         buf_printf(&wb, "                    %sif (fpo_m == %d) {   /* interval %d */\n",
                    m ? "} else " : "", m, u[m].iv + 1);
@@ -2851,13 +2816,13 @@ static void fed_part(Cu *c, Buf *kb, Walk *k, WalkCode *w, SegText *t, Buf *pf, 
     if (t->own) {   /* in the last phase, after its points (its block is open) */
         buf_add(kb, "                    if (fpo_own) {   /* the walk at level k, at each "
                     "thread's column: no barrier */\n");
-        add_indented(kb, wb.s, wb.len, 2);
+        fpo_c_indented(kb, wb.s, wb.len, 2);
         buf_add(kb, "                    }\n                }\n            }\n"
                     "            if (!fpo_own) {   /* elsewhere after a barrier */\n"
                     "                __syncthreads();\n"
                     "                FPO_PHASE_(fpo_nt) {   /* the walk at level k, a thread a "
                     "column */\n");
-        add_indented(kb, wb.s, wb.len, 1);
+        fpo_c_indented(kb, wb.s, wb.len, 1);
         buf_add(kb, "                }\n            }\n");
     } else {
         buf_add(kb, "            }\n            __syncthreads();\n"
@@ -3027,7 +2992,7 @@ static void emit_block(Buf *b, Node *stages, int depth, void *arg) {
                    n, n);
         ind(b, depth + 1);
         buf_add(b, "do {\n");
-        add_indented(b, gb.s, gb.len, 2);
+        fpo_c_indented(b, gb.s, gb.len, 2);
         ind(b, depth + 1);
         buf_printf(b, "} while (!fpo_cuda_stretch_end(fpo__cu, %d));   /* (capture failed: "
                       "plain launches) */\n",

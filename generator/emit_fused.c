@@ -195,25 +195,9 @@ static void add_pt(Points *ps, Unit *u, int first, int count) {
     ps->pt[ps->n++] = (Pt){u, first, count, NULL};
 }
 
-/* C text t written at depth 0, at depth d: each line indented, but preprocessor lines (#line).
- * Lengths known: a loop's text is megabytes in extreme programs, and strchr over it would be
- * quadratic under ASan's strict_string_checks. */
-static void indented(Buf *b, const Buf *t, int d) {
-    if (!t->s)
-        return;
-    for (const char *l = t->s, *e = t->s + t->len; l < e;) {
-        const char *nl = memchr(l, '\n', (size_t)(e - l));
-        size_t len = nl ? (size_t)(nl - l + 1) : (size_t)(e - l);
-        if (*l != '#')
-            ind(b, d);
-        buf_addn(b, l, len);
-        l += len;
-    }
-}
-
 static void points(Buf *b, int depth, unsigned where, void *arg) {
     Points *ps = arg;
-    indented(b, &ps->pre, depth);
+    fpo_c_indented(b, ps->pre.s, ps->pre.len, depth);
     for (int k = 0; k < ps->n; k++) {
         ps->m->u = ps->pt[k].u;
         const char *g = ps->pt[k].guard;
@@ -725,8 +709,7 @@ static void chunk_fn(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l0, int
                      int d) {
     Buf *f = fpo_c_fns(m->ctx), params = {0}, args = {0};
     const char *name = fpo_fmt("fpo_loops%d", s->nfns++);
-    int first, end = loop_nests(bl, G, l1 - 1, NULL);
-    loop_nests(bl, G, l0, &first);
+    int first = fpo_loop_first(bl, G, l0), end = loop_nests(bl, G, l1 - 1, NULL);
     int na;
     ScalarArg *a = stage_scalars(&bl->u[first], end - first, &na);
     for (int i = 0; i < na; i++) {
@@ -754,7 +737,7 @@ static void chunk_fn(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int l0, int
     for (int l = l0; l < l1; l++) {
         if (G->lag)
             fetch_rows(f, s, G, l, nloops, fx, nf, fm, 1);
-        indented(f, &loops[l], 1);
+        fpo_c_indented(f, loops[l].s, loops[l].len, 1);
     }
     buf_add(f, "}\n");
     ind(b, d);
@@ -848,7 +831,7 @@ static void emit_fused(Buf *b, Sched *s, Sub *m, Block *bl, FGroup *G, int depth
         }
         if (G->lag)
             fetch_rows(b, s, G, l, nloops, fx, nf, &fm, d);
-        indented(b, &loops[l], d);
+        fpo_c_indented(b, loops[l].s, loops[l].len, d);
         l++;
     }
     if (G->lag) {

@@ -124,6 +124,20 @@ static bool is_line_directive(const char *p, const char *end) {
     return end - p >= 6 && !memcmp(p, "#line ", 6);
 }
 
+void fpo_c_indented(Buf *b, const char *s, size_t n, int levels) {
+    if (!n)
+        return;   /* (s may be NULL: an empty Buf) */
+    for (const char *q = s, *e = s + n; q < e;) {   /* (lengths known, as below) */
+        const char *nl = memchr(q, '\n', (size_t)(e - q));
+        size_t len = nl ? (size_t)(nl - q) + 1 : (size_t)(e - q);
+        if (*q != '#' && *q != '\n')
+            for (int i = 0; i < levels; i++)
+                buf_add(b, "    ");
+        buf_addn(b, q, len);
+        q += len;
+    }
+}
+
 /* Generated file `name`'s text with a #line back to the file after each line that a #line
  * points at the .fpo source: a statement's own line is the .fpo's, the loops and braces
  * around it the file's own (a debugger or profiler shows them there, not at the .fpo lines

@@ -153,6 +153,8 @@ int fpo_users_after(Sched *s, int slot, int block, int unit);   /* index of the 
 /* The slots nests [first, first + count) of block b touch, each once, in slot order (*n of
  * them; s->at1 is clear before and after). */
 int *fpo_nests_slots(Sched *s, Block *b, int first, int count, int *n);
+/* The same of nests u[0 .. count) (consecutive nests of one block). */
+int *fpo_units_slots(Sched *s, Unit *u, int count, int *n);
 /* The users of `slot` that are nests of group G of block `block`: s->users[slot][*e0 .. *e1). */
 void fpo_group_users(Sched *s, int block, FGroup *G, int slot, int *e0, int *e1);
 bool fpo_dbound_eq(DBound a, DBound b);
@@ -276,6 +278,9 @@ void fpo_c_rim(Buf *b, const void *ctx, Node *body, const char *const box[4], co
 /* Generated file `name`'s `text`, each line a #line points at the .fpo followed by a #line
  * back to the file, by its name (the bytes do not depend on where the file is written). */
 char *fpo_c_lines_back(const char *text, const char *name);
+/* Text [s, s + n), written at depth 0, into b `levels` levels in (4 spaces a level): each
+ * line but blank ones and preprocessor lines (#line stays in the first column). */
+void fpo_c_indented(Buf *b, const char *s, size_t n, int levels);
 /* One point of an I loop: statements at `depth`, run where `where` says (leaving out the
  * regions it drops). */
 typedef void FpoPointFn(Buf *b, int depth, unsigned where, void *arg);

@@ -94,11 +94,15 @@ static int by_int(const void *a, const void *b) {
 }
 
 int *fpo_nests_slots(Sched *s, Block *b, int first, int count, int *n) {
+    return fpo_units_slots(s, &b->u[first], count, n);
+}
+
+int *fpo_units_slots(Sched *s, Unit *u, int count, int *n) {
     int *xs = NULL;
     *n = 0;
-    for (int i = first; i < first + count; i++)
-        for (int a = 0; a < b->u[i].nacc; a++) {
-            int x = b->u[i].acc[a].slot;
+    for (int i = 0; i < count; i++)
+        for (int a = 0; a < u[i].nacc; a++) {
+            int x = u[i].acc[a].slot;
             if (!s->at1[x])
                 VPUSH(xs, *n, x);
             s->at1[x] = 1;
@@ -384,18 +388,23 @@ Block *fpo_sched_block(Sched *s, Node *stages, int *gno) {
     return NULL;
 }
 
+static void outside(Sched *s, Var *v) {
+    int x = fpo_sched_slot(s, v);
+    if (x >= 0)
+        s->outside[x] = true;
+}
+
 /* Mark the slots program statements n give to a halo statement or a host callback (stencil
  * calls aside), in one walk: a walk a slot was quadratic in programs of many temporaries. */
 static void mark_outside(Sched *s, Node *n) {
     for (; n; n = n->next) {
         if (n->kind == ND_HALO)
             for (Node *a = n->args; a; a = a->next)
-                if (fpo_sched_slot(s, a->var) >= 0)
-                    s->outside[fpo_sched_slot(s, a->var)] = true;
+                outside(s, a->var);
         if (n->kind == ND_HOSTCALL)
             for (int i = 0; i < n->decl->nparams; i++)
-                if (n->argv[i] && fpo_sched_slot(s, n->argv[i]->var) >= 0)
-                    s->outside[fpo_sched_slot(s, n->argv[i]->var)] = true;
+                if (n->argv[i])
+                    outside(s, n->argv[i]->var);
         if (n->kind != ND_STAGES) {
             mark_outside(s, n->body);
             mark_outside(s, n->then);
