@@ -148,23 +148,20 @@ void *fpo_vgrow(void *arr, int n, size_t elem) {
     return p;
 }
 
-/* Room for n more bytes and a NUL in b: its block grown (and moved) by realloc. */
-static void buf_room(Buf *b, size_t n) {
-    if (b->len + n + 1 <= b->cap)
-        return;
-    size_t cap = b->cap ? b->cap : 256;
-    while (b->len + n + 1 > cap)
-        cap *= 2;
-    Text *t = b->s ? (Text *)(void *)(b->s - offsetof(Text, data)) : NULL;
-    if (t) {   /* off the list while realloc may move it */
-        if (t->prev)
-            t->prev->next = t->next;
-        else
-            texts = t->next;
-        if (t->next)
-            t->next->prev = t->prev;
-    }
-    t = realloc(t, sizeof(Text) + cap);
+/* The storage of a buffer's text s, off the list (while realloc may move it, or to free it). */
+static Text *text_unlink(char *s) {
+    Text *t = (Text *)(void *)(s - offsetof(Text, data));
+    if (t->prev)
+        t->prev->next = t->next;
+    else
+        texts = t->next;
+    if (t->next)
+        t->next->prev = t->prev;
+    return t;
+}
+
+/* t, of cap bytes of text (realloc's NULL: out of memory), back on the list, as b's storage. */
+static void text_link(Buf *b, Text *t, size_t cap) {
     if (!t) {
         fputs("fpo-gen: out of memory\n", stderr);
         exit(2);
@@ -176,6 +173,45 @@ static void buf_room(Buf *b, size_t n) {
     texts = t;
     b->s = (char *)t->data;
     b->cap = cap;
+}
+
+/* Room for n more bytes and a NUL in b: its block grown (and moved) by realloc. */
+static void buf_room(Buf *b, size_t n) {
+    if (b->len + n + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 256;
+    while (b->len + n + 1 > cap)
+        cap *= 2;
+    text_link(b, realloc(b->s ? text_unlink(b->s) : NULL, sizeof(Text) + cap), cap);
+}
+
+void buf_reserve(Buf *b, size_t n) {
+    if (b->len + n + 1 <= b->cap)
+        return;
+    size_t cap = b->len + n + 1;
+    text_link(b, realloc(b->s ? text_unlink(b->s) : NULL, sizeof(Text) + cap), cap);
+}
+
+void fpo_text_free(char *s) {
+    if (s)
+        free(text_unlink(s));
+}
+
+void buf_free(Buf *b) {
+    fpo_text_free(b->s);
+    *b = (Buf){0};
+}
+
+char *buf_fit(Buf *b) {
+    buf_add(b, "");
+    if (b->cap > b->len + 1) {
+        Text *t = text_unlink(b->s), *fit = realloc(t, sizeof(Text) + b->len + 1);
+        if (fit)
+            text_link(b, fit, b->len + 1);
+        else   /* (kept as it was) */
+            text_link(b, t, b->cap);
+    }
+    return b->s;
 }
 
 void buf_addn(Buf *b, const char *s, size_t n) {

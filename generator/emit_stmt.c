@@ -141,30 +141,48 @@ void fpo_c_indented(Buf *b, const char *s, size_t n, int levels) {
 /* Generated file `name`'s text with a #line back to the file after each line that a #line
  * points at the .fpo source: a statement's own line is the .fpo's, the loops and braces
  * around it the file's own (a debugger or profiler shows them there, not at the .fpo lines
- * that would follow the statement's). One pass with lengths known (memchr, not strchr: a
- * string function under ASan's strict_string_checks reads to the text's end each call). */
-char *fpo_c_lines_back(const char *text, const char *name) {
-    Buf b = {0};
-    const char *end = text + strlen(text), *file = fpo_c_str(name);
+ * that would follow the statement's). With lengths known (memchr, not strchr: a string
+ * function under ASan's strict_string_checks reads to the text's end each call), twice: the
+ * bytes counted, then written into a buffer of that size (a large file's copy without the
+ * doubling's slack). */
+static size_t lines_back(Buf *b, const char *text, const char *end, const char *file) {
+    size_t n = 0;
     int line = 1;   /* the next line's number in the text written */
     bool mapped = false;
     for (const char *p = text; p < end;) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
-        buf_addn(&b, p, len);
+        if (b)
+            buf_addn(b, p, len);
+        n += len;
         line++;
         if (is_line_directive(p, p + len))
             mapped = true;
         else if (mapped) {
-            if (!nl)
-                buf_add(&b, "\n");
+            if (!nl) {
+                if (b)
+                    buf_add(b, "\n");
+                n++;
+            }
             const char *q = p + len, *qn = q < end ? memchr(q, '\n', (size_t)(end - q)) : NULL;
-            if (!is_line_directive(q, qn ? qn : end))
-                buf_printf(&b, "#line %d \"%s\"\n", ++line, file);
+            if (!is_line_directive(q, qn ? qn : end)) {
+                ++line;
+                if (b)
+                    buf_printf(b, "#line %d \"%s\"\n", line, file);
+                n += (size_t)snprintf(NULL, 0, "#line %d \"%s\"\n", line, file);
+            }
             mapped = false;
         }
         p += len;
     }
+    return n;
+}
+
+char *fpo_c_lines_back(const char *text, const char *name) {
+    const char *end = text + strlen(text), *file = fpo_c_str(name);
+    Buf b = {0};
+    buf_reserve(&b, lines_back(NULL, text, end, file));
+    lines_back(&b, text, end, file);
     buf_add(&b, "");
     return b.s;
 }

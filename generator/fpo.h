@@ -44,6 +44,12 @@ void buf_printf(Buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* A buffer's text freed now rather than with the arena: a large text once copied elsewhere.
+ * fpo_text_free takes the s of a Buf (or NULL). */
+void buf_free(Buf *b);
+void fpo_text_free(char *s);
+char *buf_fit(Buf *b);   /* its text, the block cut to it (the doubling's slack given back) */
+void buf_reserve(Buf *b, size_t n);   /* room for n more bytes (and a NUL) at once */
 
 /* String maps (keys are not copied: they must live as long as the map). A key is removed by
  * putting NULL. */
