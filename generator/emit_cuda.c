@@ -697,7 +697,7 @@ static Win *rw_win(Rw *r, Var *v, int *i) {
 }
 
 static Node *reg_access(Node *like, Var *w) {
-    Node *m = fpo_new(sizeof *m);
+    Node *m = fpo_scratch_new(sizeof *m);
     m->kind = ND_ACCESS;
     m->loc = like->loc;
     m->dt = w->dt;
@@ -710,7 +710,7 @@ static Node *reg_access(Node *like, Var *w) {
 static Node *rw_list(Rw *r, Node *n, bool top);
 
 static Node *rw_node(Rw *r, Node *n, bool top) {
-    Node *m = fpo_new(sizeof *m);
+    Node *m = fpo_scratch_new(sizeof *m);
     *m = *n;
     m->next = NULL;
     int wi;
@@ -736,7 +736,7 @@ static Node *rw_node(Rw *r, Node *n, bool top) {
             m->lhs = rw_node(r, n->lhs, false);
             return m;
         }
-        Node *set = fpo_new(sizeof *set);
+        Node *set = fpo_scratch_new(sizeof *set);
         *set = *m;
         set->lhs = reg_access(n->lhs, w->w[0]);
         if (top)
@@ -770,7 +770,8 @@ static Node *rw_list(Rw *r, Node *n, bool top) {
 /* Unit u's statements for one level of the walk (`mem`: kept values read back from memory),
  * the level's read-ahead values in registers fpo_q_NAME_<at>. */
 static Node *walk_body(Walk *k, Unit *u, bool mem, int at) {
-    Rw r = {k, mem, walk_forward(k->u), fpo_new(sizeof(bool) * (size_t)(k->nwin + 1)), at};
+    Rw r = {k, mem, walk_forward(k->u), fpo_scratch_new(sizeof(bool) * (size_t)(k->nwin + 1)),
+            at};
     return rw_list(&r, unit_body(u), true);
 }
 
@@ -1253,6 +1254,7 @@ static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, bool chunked, int depth) 
     Decl *s = u->st;
     const char *name = fpo_fmt("fpo_walk%d", ++c->nwalk);
     Buf *kb = &c->kernels;
+    FpoMark rewritten = fpo_scratch_mark();   /* (the walks' statements, released at the end) */
     WalksCode t = walks_code(c, k, nk);
     buf_printf(kb, "\n/* stencil %s (%s:%d), ", s->name, fpo_loc_path(s->loc), s->loc.line);
     walks_comment(kb, k, nk);
@@ -1287,6 +1289,7 @@ static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, bool chunked, int depth) 
     walks_args(c, b, k, &t);
     buf_add(b, "p->dom, p->edges, ");
     walks_bound_args(b, k, nk, &t, jb, je);
+    fpo_scratch_release(rewritten);
 }
 
 /* ---- segment kernels: consecutive nests of a fused group in one kernel ---- */
@@ -2886,6 +2889,7 @@ static void emit_fed(Cu *c, Buf *b, Piece *p, int depth) {
     const char *name = fpo_fmt("fpo_fed%d", ++c->nfed);
     Buf *kb = &c->kernels;
     SegText t = seg_text(c, g, true);
+    FpoMark rewritten = fpo_scratch_mark();   /* (the walks' statements, released at the end) */
     WalksCode wc = walks_code(c, k, nk);
     buf_printf(kb, "\n/* %d nests of a fused group (", g->n);
     for (int i = 0; i < g->n; i++)
@@ -2943,6 +2947,7 @@ static void emit_fed(Cu *c, Buf *b, Piece *p, int depth) {
     walks_bound_args(b, k, nk, &wc, fpo_dbound_text(cols.lo[1]), fpo_dbound_text(cols.hi[1]));
     ind(b, depth);
     buf_add(b, "}\n");
+    fpo_scratch_release(rewritten);
 }
 
 /* The kernels of block bl's fused groups (gno: the groups before it). */

@@ -114,7 +114,10 @@ char *fpo_c_string(const char *text) {
 void fpo_c_line(Emit *e, Loc loc) {
     if (!loc.file || loc.line <= 0)
         return;
-    buf_printf(e->b, "#line %d \"%s\"\n", loc.line, fpo_c_str(fpo_loc_path(loc)));
+    buf_printf(e->b, "#line %d \"", loc.line);
+    for (const char *p = fpo_loc_path(loc); *p; p++)   /* (escaped in place: one a statement) */
+        c_str_char(e->b, *p, false);
+    buf_add(e->b, "\"\n");
 }
 
 /* Whether the line at p (up to end) is a #line directive. */

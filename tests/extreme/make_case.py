@@ -358,7 +358,7 @@ CASES = {
     "huge_source": (huge_source, 1400000), "parens_file": (parens_file, (16 << 20) - 4096), "many_temps": (many_temps, 20000),
     "many_stencil_temps": (many_stencil_temps, 20000),
     "many_stencil_temps_cuda": (many_stencil_temps, 8000), "many_temps_cuda": (many_temps, 20000), "many_sweeps": (many_sweeps, 5000),
-    "many_joins": (many_joins, 20000),
+    "many_joins": (many_joins, 20000), "many_joins_cuda": (many_joins, 5000),
     "call_chain": (call_chain, 300),
     "inline_blowup": (inline_blowup, 40), "program_blowup": (program_blowup, 40),
     "long_line": (long_line, 10 << 20), "long_name": (long_name, 10000),
