@@ -3139,7 +3139,7 @@ static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *c
     buf_add(&b, "#include \"fpo_cuda_kernels.h\"\n");
     c.kernels = b;
     char *body = fpo_c_run_body(ir, bd, edges, emit_block, &c, "fpo_cuda_stream(fpo__cu)");
-    b = c.kernels;
+    b = c.kernels, c.kernels = (Buf){0};
 
     /* run: its body as a function of its own, so it can be captured or launched plainly */
     Buf params = {0}, args = {0}, key = {0};
