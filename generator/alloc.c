@@ -175,21 +175,24 @@ static void text_link(Buf *b, Text *t, size_t cap) {
     b->cap = cap;
 }
 
-/* Room for n more bytes and a NUL in b: its block grown (and moved) by realloc. */
+/* b's block made cap bytes of text (and moved) by realloc. */
+static void text_resize(Buf *b, size_t cap) {
+    text_link(b, realloc(b->s ? text_unlink(b->s) : NULL, sizeof(Text) + cap), cap);
+}
+
+/* Room for n more bytes and a NUL in b: its block grown by doubling. */
 static void buf_room(Buf *b, size_t n) {
     if (b->len + n + 1 <= b->cap)
         return;
     size_t cap = b->cap ? b->cap : 256;
     while (b->len + n + 1 > cap)
         cap *= 2;
-    text_link(b, realloc(b->s ? text_unlink(b->s) : NULL, sizeof(Text) + cap), cap);
+    text_resize(b, cap);
 }
 
 void buf_reserve(Buf *b, size_t n) {
-    if (b->len + n + 1 <= b->cap)
-        return;
-    size_t cap = b->len + n + 1;
-    text_link(b, realloc(b->s ? text_unlink(b->s) : NULL, sizeof(Text) + cap), cap);
+    if (b->len + n + 1 > b->cap)
+        text_resize(b, b->len + n + 1);
 }
 
 void fpo_text_free(char *s) {

@@ -57,11 +57,16 @@ static void c_str_char(Buf *b, char c, bool format) {
         buf_addn(b, &c, 1);
 }
 
+/* `text`, escaped (c_str_char), appended to b. */
+static void c_str_add(Buf *b, const char *text, bool format) {
+    for (; *text; text++)
+        c_str_char(b, *text, format);
+}
+
 /* `text` for the inside of a C string literal. */
 const char *fpo_c_str(const char *text) {
     Buf b = {0};
-    for (; *text; text++)
-        c_str_char(&b, *text, false);
+    c_str_add(&b, text, false);
     buf_add(&b, "");
     return b.s;
 }
@@ -69,8 +74,7 @@ const char *fpo_c_str(const char *text) {
 /* `text` for the inside of a C string literal that is a printf format. */
 const char *fpo_c_fmt(const char *text) {
     Buf b = {0};
-    for (; *text; text++)
-        c_str_char(&b, *text, true);
+    c_str_add(&b, text, true);
     buf_add(&b, "");
     return b.s;
 }
@@ -115,8 +119,7 @@ void fpo_c_line(Emit *e, Loc loc) {
     if (!loc.file || loc.line <= 0)
         return;
     buf_printf(e->b, "#line %d \"", loc.line);
-    for (const char *p = fpo_loc_path(loc); *p; p++)   /* (escaped in place: one a statement) */
-        c_str_char(e->b, *p, false);
+    c_str_add(e->b, fpo_loc_path(loc), false);   /* (in place: one a statement) */
     buf_add(e->b, "\"\n");
 }
 
