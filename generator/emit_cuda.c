@@ -10,7 +10,9 @@
  * kernel, a block a tile computing it level by level, a thread a column walking it (a fed
  * kernel). Temporaries kept on the chip only have no array in the device pool (a table open
  * reads). Run's body (emit_c.c) launches them on the program's stream; it is captured as a
- * CUDA graph on the first run and replayed after. docs/cuda.md explains the mapping. */
+ * CUDA graph on the first run and replayed after. A kernel whose text an earlier variant's
+ * file holds is declared and launched from there, not compiled again (kernel_made).
+ * docs/cuda.md explains the mapping. */
 #include "opt.h"
 
 #include <stdlib.h>
@@ -39,7 +41,8 @@ typedef struct Cu {
     const void *ctx;   /* emit_c's state for this variant's class (regions left out) */
     Buf kernels;       /* the kernels the body launches, in order */
     struct Made {
-        const char *name;
+        const char *name;   /* its name in the variant */
+        const char *as;     /* the name it is launched by (kernel_made) */
         KReads *kr;    /* the reads it checks (--instrument bounds) */
     } *made;           /* the nest kernels made */
     int nmade;
@@ -76,7 +79,59 @@ typedef struct Cu {
     bool stretches;    /* a run with exchanges or callbacks: its blocks' kernels as graphs */
     int nstretch;      /* blocks made stretches */
     int nlaunch;       /* launches written to run's body */
+    const char *cls;   /* the variant's class name (fpo_class_name) */
+    StrMap *made_before;   /* the kernels of the program's variants so far, by their text less
+                            * their name: their names and files (kernel_made; NULL where the
+                            * program has one variant) */
 } Cu;
+
+/* ---- kernels the program's variants share ---- */
+
+/* A kernel of a variant whose text, less its name, an earlier variant of the program already
+ * made is not compiled again: the variant declares that one and launches it (sw_step's 10
+ * files hold 205 kernels, 129 distinct). So each kernel has external linkage, named for the
+ * program, the variant that made it first and its place there: NAME__CLASS_seg1 for that
+ * variant's fpo_seg1. The kernel just written to c->kernels from `at`, whose first line is
+ * "static __global__ void [FPO_LAUNCH_BOUNDS(..) ]LOCAL(...) {", is made so, or replaced by
+ * the declaration (its comment kept); gives the name its launches use. */
+static const char *kernel_made(Cu *c, size_t at, const char *local) {
+    Buf *kb = &c->kernels;
+    size_t head = (size_t)(strstr(kb->s + at, "static __global__ void ") - kb->s);
+    size_t np = (size_t)(strstr(kb->s + head, fpo_fmt(" %s(", local)) - kb->s) + 1;
+    size_t nlen = strlen(local);
+    const char *name = fpo_fmt("%s__%s_%s", c->ir->name, c->cls, local + strlen("fpo_"));
+    if (c->made_before) {   /* (NULL: the program has one variant) */
+        Buf key = {0};   /* the text less the name */
+        buf_addn(&key, kb->s + at, np - at);
+        buf_add(&key, kb->s + np + nlen);
+        const char **had = strmap_get(c->made_before, key.s);   /* {name, file} */
+        if (had) {
+            buf_free(&key);
+            const char *params = kb->s + np + nlen, *eol = strchr(params, '\n');   /* "(...) {" */
+            Buf d = {0};
+            buf_printf(&d, "/* (the same text as a kernel of %s, compiled there) */\n"
+                           "extern __global__ void %s%.*s;\n",
+                       had[1], had[0], (int)(eol - params - 2), params);
+            kb->len = head;   /* (the comment kept) */
+            buf_addn(kb, d.s, d.len);
+            buf_free(&d);
+            return had[0];
+        }
+        const char **made = fpo_new(2 * sizeof *made);
+        made[0] = name, made[1] = fpo_fmt("%s.%s.cu", c->ir->name, c->cls);
+        strmap_put(c->made_before, buf_fit(&key), (void *)made);
+    }
+    /* in place: "static " out, the name for the variant in */
+    size_t ns = strlen(name), drop = strlen("static ");
+    buf_reserve(kb, ns);
+    char *t = kb->s;
+    memmove(t + head, t + head + drop, np - head - drop);   /* "__global__ void [bounds ]" */
+    size_t to = np - drop, rest = kb->len - (np + nlen);
+    memmove(t + to + ns, t + np + nlen, rest + 1);   /* "(...) {...}" and its NUL */
+    memcpy(t + to, name, ns);
+    kb->len = to + ns + rest;
+    return name;
+}
 
 /* ---- nest kernels: one loop nest of a stencil, over a box given at launch ---- */
 
@@ -267,14 +322,16 @@ static const char *nest_kernel(Cu *c, Unit *u, Node *body, bool column, int kl, 
     for (int i = 0; i < c->nmade; i++)
         if (!strcmp(c->made[i].name, name)) {
             *kr = c->made[i].kr;
-            return name;
+            return c->made[i].as;
         }
     *kr = fpo_new(sizeof **kr);
-    VPUSH(c->made, c->nmade, ((struct Made){name, *kr}));
     fpo_c_kreads(c->ctx, c->s->ins.bounds ? *kr : NULL);   /* the statements note its reads */
+    size_t at = c->kernels.len;
     nest_kernel_text(c, u, body, column, kl, name);
     fpo_c_kreads(c->ctx, NULL);
-    return name;
+    const char *as = kernel_made(c, at, name);
+    VPUSH(c->made, c->nmade, ((struct Made){name, as, *kr}));
+    return as;
 }
 
 /* The fpo_field of slot x in run's body. */
@@ -1254,6 +1311,7 @@ static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, bool chunked, int depth) 
     Decl *s = u->st;
     const char *name = fpo_fmt("fpo_walk%d", ++c->nwalk);
     Buf *kb = &c->kernels;
+    size_t at = kb->len;
     FpoMark rewritten = fpo_scratch_mark();   /* (the walks' statements, released at the end) */
     WalksCode t = walks_code(c, k, nk);
     buf_printf(kb, "\n/* stencil %s (%s:%d), ", s->name, fpo_loc_path(s->loc), s->loc.line);
@@ -1275,6 +1333,7 @@ static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, bool chunked, int depth) 
                    h, h, h, h, h);
     walks_parts(c, kb, k, 0, nk, &t, 1);
     buf_add(kb, "}\n");
+    name = kernel_made(c, at, name);
 
     SBox x = unit_cols(u);
     const char *ib = fpo_dbound_text(x.lo[0]), *ie = fpo_dbound_text(x.hi[0]);
@@ -2421,8 +2480,10 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, const Buf *walks, int depth) {
             walks_whole(b, walks, "{", "", depth);
         return;
     }
+    size_t at = c->kernels.len;
     buf_addn(&c->kernels, kernel.s, kernel.len);
     buf_free(&kernel);
+    name = kernel_made(c, at, name);
 
     /* the launch: the fewest tiles whose points, each widened by the nest's margins, cover
      * every nest's box (a nest's own box where it writes a shared tile back: only at the
@@ -2893,6 +2954,7 @@ static void emit_fed(Cu *c, Buf *b, Piece *p, int depth) {
     Decl *ws = u->st;
     const char *name = fpo_fmt("fpo_fed%d", ++c->nfed);
     Buf *kb = &c->kernels;
+    size_t at = kb->len;
     SegText t = seg_text(c, g, true);
     FpoMark rewritten = fpo_scratch_mark();   /* (the walks' statements, released at the end) */
     WalksCode wc = walks_code(c, k, nk);
@@ -2932,6 +2994,7 @@ static void emit_fed(Cu *c, Buf *b, Piece *p, int depth) {
         buf_add(kb, "        }\n    }\n");
     }
     buf_add(kb, "}\n");
+    name = kernel_made(c, at, name);
 
     /* the launch: the segment's tiles, covering the walks' columns too */
     SBox x = unit_cols(u);
@@ -3040,7 +3103,7 @@ void fpo_cuda_defaults(Build *bd) {
 }
 
 /* The state of emission for the variant of class `edges`, its arrays planned. */
-static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
+static Cu cu_new(Ir *ir, const Build *bd, unsigned edges, StrMap *made_before) {
     /* (bd's values are in range: fpo_cuda_defaults, then main.c's checks of each option) */
     Cu c = {.ir = ir, .s = bd->sched, .ctx = fpo_c_ctx(ir, edges), .nests = bd->cuda_nests,
             .levels = bd->cuda_levels, .threads = bd->cuda_threads, .rows = bd->cuda_rows,
@@ -3048,7 +3111,8 @@ static Cu cu_new(Ir *ir, const Build *bd, unsigned edges) {
             .blocks = bd->cuda_blocks, .ahead = bd->cuda_ahead, .ring = bd->cuda_ring,
             .prefetch = bd->cuda_prefetch, .ldg = bd->cuda_ldg, .slack = bd->cuda_slack,
             .walk_rows = bd->cuda_walk_rows, .walk_blocks = bd->cuda_walk_blocks,
-            .chunks = bd->cuda_chunks, .rim = bd->cuda_rim};
+            .chunks = bd->cuda_chunks, .rim = bd->cuda_rim, .cls = fpo_class_name(edges),
+            .made_before = made_before};
     plan_arrays(&c);
     return c;
 }
@@ -3086,7 +3150,7 @@ static void arrays_table(Buf *b, Ir *ir, Cu *c) {
 
 /* The build report's line for the CUDA back end: what the device pool holds. */
 char *fpo_cuda_summary(Ir *ir, const Build *bd) {
-    Cu c = cu_new(ir, bd, bd->nvariants ? bd->variants[0] : 0);
+    Cu c = cu_new(ir, bd, bd->nvariants ? bd->variants[0] : 0, NULL);
     Sched *s = c.s;
     static const int size[] = {4, 8, 4, 1};
     int arrays = 0, bytes = 0, all = 0, walks = 0, kernels = 0, regs = 0, fed = 0;
@@ -3119,11 +3183,11 @@ char *fpo_cuda_summary(Ir *ir, const Build *bd) {
 /* One variant's .cu source; with `table`, the arrays' table (arrays_table) at its end, from
  * the same plan. */
 static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *classes,
-                          bool table) {
+                          bool table, StrMap *made_before) {
     const char *name = fpo_class_name(edges);
     const char *src = ir->loc.file ? strrchr(ir->loc.file->path, '/') : NULL;
     src = src ? src + 1 : ir->loc.file ? ir->loc.file->path : "IR";
-    Cu c = cu_new(ir, bd, edges);
+    Cu c = cu_new(ir, bd, edges, made_before);
     c.s->nksites = 0;   /* each variant numbers its checked reads from 1 */
     bool checked = fpo_instrumented(&c.s->ins) || c.s->ins.cuda_check;
     c.stretches = (bd->nhalo || ir->ncallbacks) && !checked;
@@ -3231,16 +3295,20 @@ static char *emit_variant(Ir *ir, const Build *bd, unsigned edges, const char *c
 Output *fpo_emit_cuda(Ir *ir, const Build *bd, Output *out, int *nout) {
     Output *all = fpo_new(sizeof(Output) * (size_t)(*nout + bd->nvariants + 1));
     memcpy(all, out, sizeof(Output) * (size_t)*nout);
+    StrMap made = {0};   /* the kernels made so far, their texts less their names (kernel_made) */
+    StrMap *share = bd->nvariants > 1 ? &made : NULL;
     for (int v = 0; v < bd->nvariants; v++) {
         Buf cls = {0};
         for (int c = 0; c < bd->nclasses; c++)
             if (bd->variant_of[c] == v)
                 buf_printf(&cls, "%s%s", cls.len ? ", " : "", fpo_class_name(bd->classes[c]));
         /* (the first variant's file ends with the arrays' table) */
-        char *text = emit_variant(ir, bd, bd->variants[v], cls.s, v == 0);
+        char *text = emit_variant(ir, bd, bd->variants[v], cls.s, v == 0, share);
         char *file = fpo_fmt("%s.%s.cu", ir->name, fpo_class_name(bd->variants[v]));
         all[(*nout)++] = (Output){file, fpo_c_lines_back(text, file)};
         fpo_text_free(text);
     }
+    for (size_t i = 0; i < made.cap; i++)
+        fpo_text_free(made.keys[i]);
     return all;
 }

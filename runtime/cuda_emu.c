@@ -2,10 +2,15 @@
  * fpo_runtime_cuda_emu): "device" memory is host memory, kernels run as loops when launched
  * (fpo_cuda_kernels.h), nothing is captured. It checks the CUDA back end's generated code
  * without a GPU. */
-#include "fpo_cuda.h"
+#define FPO_CUDA_EMULATE 1
+#include "fpo_cuda_kernels.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The emulated kernels' built-in indices and phases (fpo_cuda_kernels.h). */
+fpo_dim3_ fpo_emu_thread_idx_, fpo_emu_block_idx_, fpo_emu_block_dim_, fpo_emu_grid_dim_;
+int fpo_emu_phased_, fpo_emu_synced_;
 
 struct fpo_cuda {
     void *pool;

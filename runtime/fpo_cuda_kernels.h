@@ -17,7 +17,14 @@
 typedef struct fpo_dim3_ {
     unsigned x, y, z;
 } fpo_dim3_;
-static fpo_dim3_ threadIdx, blockIdx, blockDim, gridDim;
+/* The built-in indices and the phases' state, one of each for the process (cuda_emu.c defines
+ * them), as on a device: a launch sets them, and a kernel another file compiled reads them
+ * (generated variants launch the kernels an earlier variant's file holds). */
+extern fpo_dim3_ fpo_emu_thread_idx_, fpo_emu_block_idx_, fpo_emu_block_dim_, fpo_emu_grid_dim_;
+#define threadIdx fpo_emu_thread_idx_
+#define blockIdx fpo_emu_block_idx_
+#define blockDim fpo_emu_block_dim_
+#define gridDim fpo_emu_grid_dim_
 #define __global__ __attribute__((unused))
 #define __shared__ static
 /* A segment kernel's phases run one after another with a barrier between each two, also
@@ -25,8 +32,8 @@ static fpo_dim3_ threadIdx, blockIdx, blockDim, gridDim;
  * with no barrier since this block's phase before stops the emulation (fpo_emu_phase_start_),
  * so a barrier the generator left out fails the tests, not only a nest put in the wrong
  * phase. */
-static int fpo_emu_phased_;   /* a phase of the block ran */
-static int fpo_emu_synced_;   /* a barrier since */
+extern int fpo_emu_phased_;   /* a phase of the block ran */
+extern int fpo_emu_synced_;   /* a barrier since */
 #define __syncthreads() ((void)(fpo_emu_synced_ = 1))
 #define FPO_TILE_THREADS 256
 #define FPO_TILE_THREADS_(n) (n)

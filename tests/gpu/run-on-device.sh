@@ -378,7 +378,7 @@ for tag in ${FPO_GPU_PROFILE:-}; do
         csvf=${OUT:-/tmp}/ncu_${tag}_${step:-chain}_$psize.csv
         launches=200   # (a build of both steps: the chain's launches are its first 60)
         [ -n "$step" ] || launches=60
-        env -u LD_LIBRARY_PATH "$ncu" --clock-control none -k 'regex:fpo_|chain_hand' --launch-count $launches --csv --print-units base \
+        env -u LD_LIBRARY_PATH "$ncu" --clock-control none -k 'regex:__all_|chain_hand' --launch-count $launches --csv --print-units base \
             --metrics gpu__time_duration.sum,dram__bytes.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active,sm__inst_executed.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct \
             env LD_LIBRARY_PATH="$rt/gomp" OMP_NUM_THREADS=4 "$b" "$psize" 80 1 $step > "$csvf" 2>&1
         env -u LD_LIBRARY_PATH python3 "$(dirname "$0")/ncu_table.py" "$csvf" || tail -5 "$csvf"
@@ -395,7 +395,7 @@ done
 for tag in ${FPO_GPU_SOURCE:-}; do
     b="$bin/fpo_cuda_bench_$tag"
     [ -x "$b" ] && [ -n "$ncu" ] && grep -qa 'STEP: %s only' "$b" || continue
-    for spec in "tp_step fpo_seg 6" "chain fpo_seg|fpo_walk|fpo_fed 2"; do   # (launches: a run's and more)
+    for spec in "tp_step __all_seg 6" "chain __all_(seg|walk|fed)[0-9] 2"; do   # (launches: a run's and more)
         set -- $spec
         [[ " ${FPO_GPU_SOURCE_STEPS:-tp_step chain} " == *" $1 "* ]] || continue
         rep=${OUT:-/tmp}/src_${tag}_$1
