@@ -1012,7 +1012,6 @@ Output *fpo_emit_c(Ir *ir, Build *bd, int *nout) {
         char *file = fpo_fmt("%s.%s.c", ir->name, name);
         char *text = fpo_expand(fpo_tpl_program_variant_c, keys, vals, n);
         out[k++] = (Output){file, fpo_c_lines_back(text, file)};
-        fpo_text_free(text);
     }
     out[k++] = (Output){fpo_fmt("%s.manifest.json", ir->name), manifest};
     *nout = k;

@@ -3306,7 +3306,6 @@ Output *fpo_emit_cuda(Ir *ir, const Build *bd, Output *out, int *nout) {
         char *text = emit_variant(ir, bd, bd->variants[v], cls.s, v == 0, share);
         char *file = fpo_fmt("%s.%s.cu", ir->name, fpo_class_name(bd->variants[v]));
         all[(*nout)++] = (Output){file, fpo_c_lines_back(text, file)};
-        fpo_text_free(text);
     }
     for (size_t i = 0; i < made.cap; i++)
         fpo_text_free(made.keys[i]);

@@ -148,49 +148,69 @@ void fpo_c_indented(Buf *b, const char *s, size_t n, int levels) {
  * points at the .fpo source: a statement's own line is the .fpo's, the loops and braces
  * around it the file's own (a debugger or profiler shows them there, not at the .fpo lines
  * that would follow the statement's). With lengths known (memchr, not strchr: a string
- * function under ASan's strict_string_checks reads to the text's end each call), twice: the
- * bytes counted, then written into a buffer of that size (a large file's copy without the
- * doubling's slack). */
-static size_t lines_back(Buf *b, const char *text, const char *end, const char *file) {
-    size_t n = 0;
+ * function under ASan's strict_string_checks reads to the text's end each call). In place:
+ * the places found first (Back, each a line's end and the line number after it), then the
+ * text grown by realloc to its new length and its lines moved down from the end, each place's
+ * #line written in the gap, so a large file is not held twice. */
+typedef struct Back {
+    size_t at;    /* the offset in the text before it: the end of a line the .fpo owns */
+    int line;     /* the #line's number (0: none, the next line is a #line of its own) */
+    bool nl;      /* a newline first (the text's last line had none) */
+} Back;
+
+char *fpo_c_lines_back(char *text, const char *name) {
+    const char *file = fpo_c_str(name);
+    size_t n = strlen(text), added = 0, nb = 0, cap = 0;
+    Back *bk = NULL;
     int line = 1;   /* the next line's number in the text written */
     bool mapped = false;
-    for (const char *p = text; p < end;) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
-        if (b)
-            buf_addn(b, p, len);
-        n += len;
+    for (size_t p = 0; p < n;) {
+        const char *nl = memchr(text + p, '\n', n - p);
+        size_t len = nl ? (size_t)(nl - (text + p)) + 1 : n - p;
         line++;
-        if (is_line_directive(p, p + len))
+        if (is_line_directive(text + p, text + p + len))
             mapped = true;
         else if (mapped) {
-            if (!nl) {
-                if (b)
-                    buf_add(b, "\n");
-                n++;
+            Back b = {p + len, 0, !nl};
+            const char *q = text + p + len, *qn = q < text + n ? memchr(q, '\n', (size_t)(text + n - q)) : NULL;
+            if (!is_line_directive(q, qn ? qn : text + n))
+                b.line = ++line;
+            if (nb == cap) {
+                cap = cap ? 2 * cap : 1024;
+                bk = realloc(bk, cap * sizeof *bk);
+                if (!bk) {
+                    fputs("fpo-gen: out of memory\n", stderr);
+                    exit(2);
+                }
             }
-            const char *q = p + len, *qn = q < end ? memchr(q, '\n', (size_t)(end - q)) : NULL;
-            if (!is_line_directive(q, qn ? qn : end)) {
-                ++line;
-                if (b)
-                    buf_printf(b, "#line %d \"%s\"\n", line, file);
-                n += (size_t)snprintf(NULL, 0, "#line %d \"%s\"\n", line, file);
-            }
+            bk[nb++] = b;
+            added += b.nl + (b.line ? (size_t)snprintf(NULL, 0, "#line %d \"%s\"\n", b.line, file) : 0);
             mapped = false;
         }
         p += len;
     }
-    return n;
-}
-
-char *fpo_c_lines_back(const char *text, const char *name) {
-    const char *end = text + strlen(text), *file = fpo_c_str(name);
-    Buf b = {0};
-    buf_reserve(&b, lines_back(NULL, text, end, file));
-    lines_back(&b, text, end, file);
-    buf_add(&b, "");
-    return b.s;
+    Buf t = {text, n, n + 1};
+    buf_reserve(&t, added);
+    size_t src = n, dst = n + added;   /* the ends of what is left to move, and of its place */
+    t.s[dst] = 0;
+    char dir[64];
+    for (size_t i = nb; i-- > 0;) {
+        size_t seg = src - bk[i].at;
+        memmove(t.s + dst - seg, t.s + bk[i].at, seg);
+        dst -= seg;
+        if (bk[i].line) {
+            int w = snprintf(dir, sizeof dir, "#line %d \"", bk[i].line);
+            size_t fl = strlen(file);
+            dst -= 2, memcpy(t.s + dst, "\"\n", 2);
+            dst -= fl, memcpy(t.s + dst, file, fl);
+            dst -= (size_t)w, memcpy(t.s + dst, dir, (size_t)w);
+        }
+        if (bk[i].nl)
+            t.s[--dst] = '\n';
+        src = bk[i].at;
+    }
+    free(bk);
+    return t.s;
 }
 
 /* ---- expressions ---- */

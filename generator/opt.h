@@ -275,9 +275,10 @@ bool fpo_c_emits(const void *ctx, Node *body, unsigned where);
  * [box[2], box[3]) (generated expressions, tile indices) holds a point of a region of `body`
  * that FPO_DROP_WE | FPO_DROP_SN leave out; nothing where there is none. */
 void fpo_c_rim(Buf *b, const void *ctx, Node *body, const char *const box[4], const char **sep);
-/* Generated file `name`'s `text`, each line a #line points at the .fpo followed by a #line
- * back to the file, by its name (the bytes do not depend on where the file is written). */
-char *fpo_c_lines_back(const char *text, const char *name);
+/* Generated file `name`'s `text` (a Buf's, which it takes: grown in place), each line a #line
+ * points at the .fpo followed by a #line back to the file, by its name (the bytes do not
+ * depend on where the file is written). */
+char *fpo_c_lines_back(char *text, const char *name);
 /* Text [s, s + n), written at depth 0, into b `levels` levels in (4 spaces a level): each
  * line but blank ones and preprocessor lines (#line stays in the first column). */
 void fpo_c_indented(Buf *b, const char *s, size_t n, int levels);
