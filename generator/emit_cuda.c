@@ -87,50 +87,44 @@ typedef struct Cu {
 
 /* ---- kernels the program's variants share ---- */
 
+/* A kernel's name: for the program, the variant that makes it and its place there
+ * (NAME__CLASS_seg1), with external linkage, so that a later variant may launch it. */
+static const char *kernel_name(Cu *c, const char *place) {
+    return fpo_fmt("%s__%s_%s", c->ir->name, c->cls, place);
+}
+
 /* A kernel of a variant whose text, less its name, an earlier variant of the program already
  * made is not compiled again: the variant declares that one and launches it (sw_step's 10
- * files hold 205 kernels, 129 distinct). So each kernel has external linkage, named for the
- * program, the variant that made it first and its place there: NAME__CLASS_seg1 for that
- * variant's fpo_seg1. The kernel just written to c->kernels from `at`, whose first line is
- * "static __global__ void [FPO_LAUNCH_BOUNDS(..) ]LOCAL(...) {", is made so, or replaced by
- * the declaration (its comment kept); gives the name its launches use. */
-static const char *kernel_made(Cu *c, size_t at, const char *local) {
+ * files hold 205 kernels, 129 distinct). The kernel `name` just written to c->kernels from
+ * `at` (a comment, then "__global__ void [FPO_LAUNCH_BOUNDS(..) ]NAME(...) {") stays, or is
+ * replaced by the declaration (its comment kept); gives the name its launches use. */
+static const char *kernel_made(Cu *c, size_t at, const char *name) {
+    if (!c->made_before)   /* (the program has one variant) */
+        return name;
     Buf *kb = &c->kernels;
-    size_t head = (size_t)(strstr(kb->s + at, "static __global__ void ") - kb->s);
-    size_t np = (size_t)(strstr(kb->s + head, fpo_fmt(" %s(", local)) - kb->s) + 1;
-    size_t nlen = strlen(local);
-    const char *name = fpo_fmt("%s__%s_%s", c->ir->name, c->cls, local + strlen("fpo_"));
-    if (c->made_before) {   /* (NULL: the program has one variant) */
-        Buf key = {0};   /* the text less the name */
-        buf_addn(&key, kb->s + at, np - at);
-        buf_add(&key, kb->s + np + nlen);
-        const char **had = strmap_get(c->made_before, key.s);   /* {name, file} */
-        if (had) {
-            buf_free(&key);
-            const char *params = kb->s + np + nlen, *eol = strchr(params, '\n');   /* "(...) {" */
-            Buf d = {0};
-            buf_printf(&d, "/* (the same text as a kernel of %s, compiled there) */\n"
-                           "extern __global__ void %s%.*s;\n",
-                       had[1], had[0], (int)(eol - params - 2), params);
-            kb->len = head;   /* (the comment kept) */
-            buf_addn(kb, d.s, d.len);
-            buf_free(&d);
-            return had[0];
-        }
+    size_t head = (size_t)(strstr(kb->s + at, "__global__ void ") - kb->s);
+    size_t np = (size_t)(strstr(kb->s + head, fpo_fmt(" %s(", name)) - kb->s) + 1;
+    const char *params = kb->s + np + strlen(name);   /* "(...) {" */
+    Buf key = {0};   /* the text less the name */
+    buf_addn(&key, kb->s + at, np - at);
+    buf_add(&key, params);
+    const char **had = strmap_get(c->made_before, key.s);   /* {name, file} */
+    if (!had) {
         const char **made = fpo_new(2 * sizeof *made);
         made[0] = name, made[1] = fpo_fmt("%s.%s.cu", c->ir->name, c->cls);
         strmap_put(c->made_before, buf_fit(&key), (void *)made);
+        return name;
     }
-    /* in place: "static " out, the name for the variant in */
-    size_t ns = strlen(name), drop = strlen("static ");
-    buf_reserve(kb, ns);
-    char *t = kb->s;
-    memmove(t + head, t + head + drop, np - head - drop);   /* "__global__ void [bounds ]" */
-    size_t to = np - drop, rest = kb->len - (np + nlen);
-    memmove(t + to + ns, t + np + nlen, rest + 1);   /* "(...) {...}" and its NUL */
-    memcpy(t + to, name, ns);
-    kb->len = to + ns + rest;
-    return name;
+    buf_free(&key);
+    const char *eol = strchr(params, '\n');
+    Buf d = {0};
+    buf_printf(&d, "/* (the same text as a kernel of %s, compiled there) */\n"
+                   "extern __global__ void %s%.*s;\n",
+               had[1], had[0], (int)(eol - params - 2), params);
+    kb->len = head;   /* (the comment kept) */
+    buf_addn(kb, d.s, d.len);
+    buf_free(&d);
+    return had[0];
 }
 
 /* ---- nest kernels: one loop nest of a stencil, over a box given at launch ---- */
@@ -140,10 +134,10 @@ static const char *kernel_made(Cu *c, size_t at, const char *local) {
  * rows a multiprocessor leave, where given. */
 static void walk_kernel_open(Cu *c, Buf *k, const char *name) {
     if (c->walk_blocks > 0)
-        buf_printf(k, "static __global__ void FPO_LAUNCH_BOUNDS(%d, %d) %s(", CU_BX * c->walk_rows,
+        buf_printf(k, "__global__ void FPO_LAUNCH_BOUNDS(%d, %d) %s(", CU_BX * c->walk_rows,
                    c->walk_blocks, name);
     else
-        buf_printf(k, "static __global__ void %s(", name);
+        buf_printf(k, "__global__ void %s(", name);
 }
 
 /* Whether `n` reads, at a horizontal offset, a variable of `w` (the variables written). */
@@ -273,7 +267,7 @@ static void nest_kernel_text(Cu *c, Unit *u, Node *body, bool column, int kl, co
     if (column)
         walk_kernel_open(c, b, name);
     else
-        buf_printf(b, "static __global__ void %s(", name);
+        buf_printf(b, "__global__ void %s(", name);
     stencil_params(b, s);
     if (c->s->ins.bounds)
         buf_add(b, "fpo_kbad_ *fpo_kout, int fpo_ks, ");
@@ -316,9 +310,10 @@ static void nest_kernel_text(Cu *c, Unit *u, Node *body, bool column, int kl, co
  * (`column`) a thread a column walking levels [fpo_ka, fpo_kz) in the interval's order. */
 static const char *nest_kernel(Cu *c, Unit *u, Node *body, bool column, int kl, KReads **kr) {
     Decl *s = u->st;
-    const char *name = u->grp < 0 || column
-                           ? fpo_fmt("fpo_k_%s_%d_%d", s->name, u->comp + 1, u->iv + 1)
-                           : fpo_fmt("fpo_k_%s_%d_%d_%d", s->name, u->comp + 1, u->iv + 1, u->grp + 1);
+    const char *place = u->grp < 0 || column
+                            ? fpo_fmt("k_%s_%d_%d", s->name, u->comp + 1, u->iv + 1)
+                            : fpo_fmt("k_%s_%d_%d_%d", s->name, u->comp + 1, u->iv + 1, u->grp + 1);
+    const char *name = kernel_name(c, place);
     for (int i = 0; i < c->nmade; i++)
         if (!strcmp(c->made[i].name, name)) {
             *kr = c->made[i].kr;
@@ -1309,7 +1304,7 @@ static void walks_parts(Cu *c, Buf *kb, Walk *k, int q0, int nk, WalksCode *t, i
 static void emit_walks(Cu *c, Buf *b, Walk *k, int nk, bool chunked, int depth) {
     Unit *u = k[0].u;
     Decl *s = u->st;
-    const char *name = fpo_fmt("fpo_walk%d", ++c->nwalk);
+    const char *name = kernel_name(c, fpo_fmt("walk%d", ++c->nwalk));
     Buf *kb = &c->kernels;
     size_t at = kb->len;
     FpoMark rewritten = fpo_scratch_mark();   /* (the walks' statements, released at the end) */
@@ -2313,13 +2308,13 @@ static void seg_args(Cu *c, Buf *b, Seg *g, const bool *touched) {
  * thread counts than CU_THREADS keep to those of 1024 threads a multiprocessor (64 each). */
 static void seg_kernel_open(Cu *c, Buf *k, const char *name) {
     if (c->blocks > 0)
-        buf_printf(k, "static __global__ void FPO_LAUNCH_BOUNDS(%d, %d) %s(", c->threads,
+        buf_printf(k, "__global__ void FPO_LAUNCH_BOUNDS(%d, %d) %s(", c->threads,
                    c->blocks, name);
     else if (c->threads != CU_THREADS)
-        buf_printf(k, "static __global__ void FPO_LAUNCH_BOUNDS(%d, %d) %s(", c->threads,
+        buf_printf(k, "__global__ void FPO_LAUNCH_BOUNDS(%d, %d) %s(", c->threads,
                    c->threads < 1024 ? 1024 / c->threads : 1, name);
     else
-        buf_printf(k, "static __global__ void %s(", name);
+        buf_printf(k, "__global__ void %s(", name);
 }
 
 /* The block's tile of ty rows: its bounds and points in int (a level's offsets fit one:
@@ -2421,7 +2416,7 @@ static void walks_whole(Buf *b, const Buf *walks, const char *open, const char *
  * rows, each followed by the walks' launch over the chunk's columns on the program's second
  * stream. */
 static void emit_segment(Cu *c, Buf *b, Seg *g, const Buf *walks, int depth) {
-    const char *name = fpo_fmt("fpo_seg%d", ++c->nseg);
+    const char *name = kernel_name(c, fpo_fmt("seg%d", ++c->nseg));
     if (c->ldg)
         seg_read_only(c, g);
     Buf kernel = {0}, *k = &kernel;   /* (appended to c->kernels where a nest runs) */
@@ -2473,8 +2468,8 @@ static void emit_segment(Cu *c, Buf *b, Seg *g, const Buf *walks, int depth) {
     if (!t.any) {   /* the variant left none of its nests a statement: no kernel, no launch */
         buf_free(&kernel);
         ind(b, depth);
-        buf_printf(b, "/* %s (%d nests from stencil %s, %s:%d): nothing in this variant */\n",
-                   name, g->n, g->u[0].st->name, fpo_loc_path(g->u[0].stage->loc),
+        buf_printf(b, "/* fpo_seg%d (%d nests from stencil %s, %s:%d): nothing in this variant */\n",
+                   c->nseg, g->n, g->u[0].st->name, fpo_loc_path(g->u[0].stage->loc),
                    g->u[0].stage->loc.line);
         if (walks)
             walks_whole(b, walks, "{", "", depth);
@@ -2952,7 +2947,7 @@ static void emit_fed(Cu *c, Buf *b, Piece *p, int depth) {
     int nk = p->nwalk, ty = g->ty;
     Unit *u = k[0].u;
     Decl *ws = u->st;
-    const char *name = fpo_fmt("fpo_fed%d", ++c->nfed);
+    const char *name = kernel_name(c, fpo_fmt("fed%d", ++c->nfed));
     Buf *kb = &c->kernels;
     size_t at = kb->len;
     SegText t = seg_text(c, g, true);
@@ -2968,7 +2963,7 @@ static void emit_fed(Cu *c, Buf *b, Piece *p, int depth) {
     /* at most 128 registers a thread (two blocks of 256 threads a multiprocessor: the 144
      * tiles of 192 x 192 in one wave); the compiler, free to, keeps more of a level's loads
      * in flight than that allows */
-    buf_printf(kb, "static __global__ void FPO_LAUNCH_BOUNDS(%d, %d) %s(", c->threads,
+    buf_printf(kb, "__global__ void FPO_LAUNCH_BOUNDS(%d, %d) %s(", c->threads,
                c->threads < 512 ? 512 / c->threads : 1, name);
     buf_addn(kb, t.params.s, t.params.len);
     stencil_params(kb, ws);

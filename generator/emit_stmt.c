@@ -149,9 +149,9 @@ void fpo_c_indented(Buf *b, const char *s, size_t n, int levels) {
  * around it the file's own (a debugger or profiler shows them there, not at the .fpo lines
  * that would follow the statement's). With lengths known (memchr, not strchr: a string
  * function under ASan's strict_string_checks reads to the text's end each call). In place:
- * the places found first (Back, each a line's end and the line number after it), then the
- * text grown by realloc to its new length and its lines moved down from the end, each place's
- * #line written in the gap, so a large file is not held twice. */
+ * the places found first (Backs, kept in a Buf: each a line's end and the line number after
+ * it), then the text grown by realloc to its new length and its lines moved down from the
+ * end, each place's #line written in the gap, so a large file is not held twice. */
 typedef struct Back {
     size_t at;    /* the offset in the text before it: the end of a line the .fpo owns */
     int line;     /* the #line's number (0: none, the next line is a #line of its own) */
@@ -160,8 +160,8 @@ typedef struct Back {
 
 char *fpo_c_lines_back(char *text, const char *name) {
     const char *file = fpo_c_str(name);
-    size_t n = strlen(text), added = 0, nb = 0, cap = 0;
-    Back *bk = NULL;
+    size_t n = strlen(text), fl = strlen(file), added = 0;
+    Buf places = {0};   /* the Backs, in order */
     int line = 1;   /* the next line's number in the text written */
     bool mapped = false;
     for (size_t p = 0; p < n;) {
@@ -172,19 +172,14 @@ char *fpo_c_lines_back(char *text, const char *name) {
             mapped = true;
         else if (mapped) {
             Back b = {p + len, 0, !nl};
-            const char *q = text + p + len, *qn = q < text + n ? memchr(q, '\n', (size_t)(text + n - q)) : NULL;
-            if (!is_line_directive(q, qn ? qn : text + n))
+            const char *q = text + p + len, *end = text + n;
+            const char *qn = q < end ? memchr(q, '\n', (size_t)(end - q)) : NULL;
+            if (!is_line_directive(q, qn ? qn : end))
                 b.line = ++line;
-            if (nb == cap) {
-                cap = cap ? 2 * cap : 1024;
-                bk = realloc(bk, cap * sizeof *bk);
-                if (!bk) {
-                    fputs("fpo-gen: out of memory\n", stderr);
-                    exit(2);
-                }
-            }
-            bk[nb++] = b;
-            added += b.nl + (b.line ? (size_t)snprintf(NULL, 0, "#line %d \"%s\"\n", b.line, file) : 0);
+            buf_addn(&places, (const char *)&b, sizeof b);
+            if (b.line)   /* #line N "file" and a newline */
+                added += (size_t)snprintf(NULL, 0, "#line %d \"", b.line) + fl + 2;
+            added += b.nl;
             mapped = false;
         }
         p += len;
@@ -194,22 +189,23 @@ char *fpo_c_lines_back(char *text, const char *name) {
     size_t src = n, dst = n + added;   /* the ends of what is left to move, and of its place */
     t.s[dst] = 0;
     char dir[64];
-    for (size_t i = nb; i-- > 0;) {
-        size_t seg = src - bk[i].at;
-        memmove(t.s + dst - seg, t.s + bk[i].at, seg);
+    for (size_t i = places.len / sizeof(Back); i-- > 0;) {
+        Back b;
+        memcpy(&b, places.s + i * sizeof b, sizeof b);
+        size_t seg = src - b.at;
+        memmove(t.s + dst - seg, t.s + b.at, seg);
         dst -= seg;
-        if (bk[i].line) {
-            int w = snprintf(dir, sizeof dir, "#line %d \"", bk[i].line);
-            size_t fl = strlen(file);
+        if (b.line) {
+            int w = snprintf(dir, sizeof dir, "#line %d \"", b.line);
             dst -= 2, memcpy(t.s + dst, "\"\n", 2);
             dst -= fl, memcpy(t.s + dst, file, fl);
             dst -= (size_t)w, memcpy(t.s + dst, dir, (size_t)w);
         }
-        if (bk[i].nl)
+        if (b.nl)
             t.s[--dst] = '\n';
-        src = bk[i].at;
+        src = b.at;
     }
-    free(bk);
+    buf_free(&places);
     return t.s;
 }
 
